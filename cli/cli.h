@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the powersched subcommands: exit codes, errors, JSON strings. */
+#ifndef PS_CLI_H
+#define PS_CLI_H
+
+#include <stdio.h>
+
+#include "ps/policy.h"
+#include "ps/power.h"
+#include "ps/topo.h"
+
+#define PS_EXIT_OK 0
+#define PS_EXIT_FAIL 1
+#define PS_EXIT_USAGE 2
+
+/* "powersched: <what>: <why>" on stderr. */
+void ps_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A JSON string literal, escaped. */
+void ps_json_str(FILE *f, const char *s);
+
+/* Load a topology/model/policy argument; print the error and return 2. */
+int ps_cli_topo(const char *spec, struct ps_topo **out);
+int ps_cli_model(const char *name, struct ps_model *m);
+int ps_cli_policy(const char *s, enum ps_policy *p);
+
+int ps_cmd_plan(int argc, char **argv);
+
+#endif

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: helpers shared by the subcommands
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+void ps_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("powersched: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void ps_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+int ps_cli_topo(const char *spec, struct ps_topo **out)
+{
+	int r = ps_topo_load(spec, out);
+
+	if (r == -ENOENT)
+		ps_err("topology '%s': no such file", spec);
+	else if (r == -ENOMEM)
+		ps_err("topology: out of memory");
+	else if (r && spec)
+		ps_err("topology '%s': not a valid hwloc synthetic description "
+		       "(\"pack:2 core:8 pu:2\") or lstopo XML file", spec);
+	else if (r)
+		ps_err("topology of this machine: hwloc could not read it");
+	return r ? (r == -ENOMEM ? PS_EXIT_FAIL : PS_EXIT_USAGE) : 0;
+}
+
+int ps_cli_model(const char *name, struct ps_model *m)
+{
+	char err[256];
+	int r = ps_model_load(name, m, err, sizeof(err));
+
+	if (r == -ENOMEM) {
+		ps_err("model: out of memory");
+		return PS_EXIT_FAIL;
+	}
+	if (r) {
+		ps_err("model '%s': %s", name, err);
+		return PS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int ps_cli_policy(const char *s, enum ps_policy *p)
+{
+	if (ps_policy_parse(s, p)) {
+		ps_err("unknown policy '%s' (performance, power or auto)", s);
+		return PS_EXIT_USAGE;
+	}
+	return 0;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DOC: policy
+ *
+ * The one knob. ps_policy_decide() is pure: no I/O, no globals, no clock.
+ * It takes a topology, per-task utilization (0..1] and, optionally, the
+ * previous decision (for hysteresis) and fills a decision: the allowed PUs,
+ * the PU of every task, and how many domains of each level are active.
+ *
+ * performance: every PU is allowed; tasks go, biggest first, to the least
+ *   loaded PU, ties broken by the spread order (widest domains first, one task
+ *   per core before any sibling), which is what Linux's load balancer aims at.
+ * power: tasks are packed first-fit-decreasing into PU-sized bins of capacity
+ *   target_fill; a task above target_fill gets a PU of its own. The bins are
+ *   laid on the first PUs of the pack order (every PU of a domain before the
+ *   next domain, at every level), so the set is the fewest domains at every
+ *   level. A loaded SMT sibling is a full slot. When the load does not fit
+ *   the machine, every PU is allowed and tasks are balanced as performance.
+ * auto is resolved by ps_source_resolve() before calling ps_policy_decide().
+ */
+#ifndef PS_POLICY_H
+#define PS_POLICY_H
+
+#include "ps/topo.h"
+
+enum ps_policy {
+	PS_POLICY_PERFORMANCE,
+	PS_POLICY_POWER,
+	PS_POLICY_AUTO,
+};
+
+/*
+ * Default target fill of a PU in power mode: 0.80. EAS stops packing when a
+ * CPU passes 80% (overutilized threshold, kernel/sched/fair.c, fits_capacity
+ * margin 1280/1024); schedutil asks 25% headroom (1/1.25 = 0.8).
+ */
+#define PS_DEFAULT_TARGET_FILL 0.80
+/* Intervals of low load before power mode shrinks its set (grow is at once). */
+#define PS_DEFAULT_SHRINK_AFTER 3
+
+struct ps_policy_params {
+	double target_fill;   /* (0, 1]: fill of a PU before another is used */
+	int shrink_after;     /* intervals; 0 or 1 shrinks at once */
+};
+
+struct ps_decision {
+	enum ps_policy policy; /* as decided: never PS_POLICY_AUTO */
+	int max_tasks;
+	int nr_tasks;
+	int *task_pu;          /* PU index (into topo->pus) of each task */
+	double *pu_load;       /* summed utilization per PU index */
+	unsigned char *allowed; /* per PU index: 1 if allowed */
+	int nr_allowed;
+	int nr_needed;         /* PUs the load needs, before hysteresis */
+	int low_streak;        /* intervals the need stayed below nr_allowed */
+	int overloaded;        /* the load did not fit at target_fill */
+	int active[PS_LVL_COUNT]; /* domains of each level holding a task */
+	int total[PS_LVL_COUNT];  /* domains of each level */
+	/* scratch, sized at init; never read by callers */
+	int *order_;
+	int *tmp_;
+	double *seg_;
+	unsigned short *key_;
+	int *win_;
+	int seg_n_;
+};
+
+/** ps_policy_params_default() - target fill 0.80, shrink after 3 intervals. */
+void ps_policy_params_default(struct ps_policy_params *p);
+
+/**
+ * ps_policy_parse() - "performance", "power" or "auto" to an enum
+ * Return: 0, or -EINVAL for anything else.
+ */
+int ps_policy_parse(const char *s, enum ps_policy *out);
+
+/** ps_policy_name() - the knob value's name. */
+const char *ps_policy_name(enum ps_policy p);
+
+/**
+ * ps_decision_init() - allocate a decision for up to @max_tasks tasks
+ * Return: 0, -EINVAL for max_tasks < 0, -ENOMEM.
+ */
+int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
+		     int max_tasks);
+
+/** ps_decision_fini() - free what ps_decision_init() allocated. */
+void ps_decision_fini(struct ps_decision *d);
+
+/**
+ * ps_policy_decide() - the placement for a load
+ * @topo: the machine
+ * @policy: performance or power (auto must be resolved first)
+ * @util: utilization of each task, each in (0, 1]
+ * @nr_tasks: number of tasks, at most out->max_tasks
+ * @params: NULL for the defaults
+ * @prev: the previous decision on the same topology, or NULL
+ * @out: initialised for @topo; may not be @prev
+ *
+ * Return: 0, or -EINVAL for auto, a bad utilization, too many tasks or bad
+ * parameters (out is then left as it was).
+ */
+int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
+		     const double *util, int nr_tasks,
+		     const struct ps_policy_params *params,
+		     const struct ps_decision *prev, struct ps_decision *out);
+
+#endif

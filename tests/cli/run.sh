@@ -1,0 +1,134 @@
+#!/bin/sh
+# CLI tests of powersched plan: the issue's "Must show" checks, read from
+# --json with python3, and every bad-input path (one line, exit 2, names the
+# value). usage: run.sh PATH/TO/powersched
+set -u
+PS=$1
+fail=0
+pass=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# expect_err NEEDLE ARGS...: exit 2, one line on stderr naming NEEDLE, no stdout
+expect_err() {
+	needle=$1; shift
+	"$PS" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne 2 ]; then bad "exit $rc, not 2: $*"; return; fi
+	if [ "$lines" -ne 1 ]; then bad "$lines lines on stderr: $*"; cat "$tmp/err"; return; fi
+	if ! grep -qF -- "$needle" "$tmp/err"; then bad "error does not name '$needle': $(cat "$tmp/err")"; return; fi
+	if [ -s "$tmp/out" ]; then bad "stdout not empty on error: $*"; return; fi
+	ok
+}
+
+# check TOPO LOAD POLICY PYTHON-ASSERTIONS (d is the plan, cpus its cpus)
+check() {
+	"$PS" plan --topology "$1" --load "$2" --policy "$3" --model xeon-e5-2680-2s \
+		--json >"$tmp/j" 2>"$tmp/err" || { bad "plan $*: exit $?"; cat "$tmp/err"; return; }
+	if python3 - "$tmp/j" "$4" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpus = d["cpus"]
+busy = [c for c in cpus if c["tasks"]]
+pkgs = {c["package"] for c in busy}
+cores = {c["core"] for c in busy}
+def per(key):
+    out = {}
+    for c in busy:
+        out[c[key]] = out.get(c[key], 0) + len(c["tasks"])
+    return out
+exec(sys.argv[2])
+PY
+	then ok; else bad "plan $1 / $2 / $3: $4"; fi
+}
+
+# --- Must show: the seeds' machine
+check "pack:2 core:8 pu:2" 16x1.0 power '
+assert d["policy"] == "power"
+assert len(pkgs) == 1 and len(busy) == 16 and len(cores) == 8
+assert all(len(c["tasks"]) == 1 for c in busy)
+assert all(v == 2 for v in per("core").values())
+assert d["active_packages"] == 1 and d["active_cores"] == 8
+assert d["vs_performance"]["power_pct"] < -20      # modeled saving printed
+assert d["vs_performance"]["throughput_pct"] < 0   # and its throughput cost
+'
+check "pack:2 core:8 pu:2" 16x1.0 performance '
+assert sorted(per("package").values()) == [8, 8]
+assert all(v == 1 for v in per("core").values()) and len(cores) == 16
+assert d["throughput"] == 1.0
+'
+check "pack:2 core:8 pu:2" 4x0.3 power 'assert len(pkgs) == 1 and len(busy) <= 2'
+check "pack:2 core:8 pu:2" 4x0.3 performance 'assert len(pkgs) == 2'
+
+# --- the same on other topologies, with no code naming their levels
+for t in "group:2 pack:2 core:4 pu:2" "pack:4 numa:1 core:16 pu:2"; do
+	check "$t" 16x1.0 power '
+assert all(len(c["tasks"]) == 1 for c in busy) and len(busy) == 16
+assert all(v == 2 for v in per("core").values())
+npk = len({c["package"] for c in cpus}); per_pkg = len(cpus) // npk
+assert len(pkgs) == -(-16 // per_pkg)
+'
+	check "$t" 16x1.0 performance '
+assert all(v == 1 for v in per("core").values()) and len(cores) == 16
+assert len(pkgs) == len({c["package"] for c in cpus})
+'
+	check "$t" 4x0.3 power 'assert len(pkgs) == 1 and len(busy) <= 2'
+	check "$t" 4x0.3 performance 'assert len(pkgs) > 1'
+done
+
+# --- text output: all three side by side, the saving line
+"$PS" plan --topology "pack:2 core:8 pu:2" --load 16x1.0 --model xeon-e5-2680-2s \
+	--sysfs-root "$tmp" >"$tmp/t" 2>&1 || bad "plan side by side: exit $?"
+for w in performance power "auto->performance" "power vs performance: power -" \
+	"active package" "energy/work"; do
+	grep -qF -- "$w" "$tmp/t" || bad "side-by-side output lacks '$w'"
+done
+ok
+
+# --- auto over directory trees
+mkdir -p "$tmp/bat/sys/class/power_supply/AC" "$tmp/bat/sys/class/power_supply/BAT0"
+echo Mains >"$tmp/bat/sys/class/power_supply/AC/type"
+echo 0 >"$tmp/bat/sys/class/power_supply/AC/online"
+echo Battery >"$tmp/bat/sys/class/power_supply/BAT0/type"
+echo Discharging >"$tmp/bat/sys/class/power_supply/BAT0/status"
+"$PS" plan -t "pack:2 core:8 pu:2" -l 4x0.3 -p auto --sysfs-root "$tmp/bat" --json >"$tmp/a" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["policy"]=="power" and d["requested"]=="auto" and "BAT0" in d["reason"]' "$tmp/a" &&
+	ok || bad "auto on battery is not power"
+echo 1 >"$tmp/bat/sys/class/power_supply/AC/online"
+"$PS" plan -t "pack:2 core:8 pu:2" -l 4x0.3 -p auto --sysfs-root "$tmp/bat" >"$tmp/a" &&
+	grep -q "auto: performance (on AC" "$tmp/a" && ok || bad "auto on AC is not performance"
+
+# --- the live machine and an lstopo XML export
+"$PS" plan --load 1x0.5 --json >"$tmp/live" && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/live" && ok || bad "plan on this machine"
+if command -v lstopo-no-graphics >/dev/null; then
+	lstopo-no-graphics -i "pack:2 core:8 pu:2" --of xml "$tmp/m.xml" &&
+		check "$tmp/m.xml" 16x1.0 power 'assert len(pkgs) == 1 and len(busy) == 16'
+fi
+
+# --- bad input: one line naming the value, exit 2
+expect_err "unknown policy 'fast'" plan -t "pack:2 core:8 pu:2" -l 4x0.3 -p fast
+expect_err "topology 'pack:x core:8'" plan -t "pack:x core:8" -l 4x0.3
+expect_err "topology 'nonsense'" plan -t "nonsense" -l 4x0.3
+printf '<topology><object type="Machine"' >"$tmp/bad.xml"
+expect_err "bad.xml" plan -t "$tmp/bad.xml" -l 4x0.3
+expect_err "topology '/nonexistent/m.xml': no such file" plan -t /nonexistent/m.xml -l 1x1
+expect_err "'16x1.5'" plan -t "pack:2 core:8 pu:2" -l 16x1.5
+expect_err "'0x0.5'" plan -t "pack:2 core:8 pu:2" -l 0x0.5
+expect_err "'4x0'" plan -t "pack:2 core:8 pu:2" -l 4x0
+expect_err "'4x0.3;2x1'" plan -t "pack:2 core:8 pu:2" -l "4x0.3;2x1"
+expect_err "''" plan -t "pack:2 core:8 pu:2" -l "4x0.3,"
+expect_err "/nonexistent/x.model" plan -t "pack:2 core:8 pu:2" -l 1x1 -m /nonexistent/x.model
+printf 'smt_gain 0.25\nlevel core 9 zero\n' >"$tmp/bad.model"
+expect_err "line 2" plan -t "pack:2 core:8 pu:2" -l 1x1 -m "$tmp/bad.model"
+expect_err "--load is required" plan -t "pack:2 core:8 pu:2"
+expect_err "unexpected argument 'extra'" plan -l 1x1 extra
+expect_err "unknown command 'plann'" plann
+"$PS" plan --bogus >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "unknown option is not exit 2"
+"$PS" plan --help | grep -q -- "--policy" && ok || bad "plan --help"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

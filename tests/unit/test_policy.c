@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/* The one knob on several topologies: placement properties, not snapshots. */
+#include <errno.h>
+#include <math.h>
+
+#include "helpers.h"
+#include "ps/policy.h"
+
+static const char *const topologies[] = {
+	"pack:2 core:8 pu:2",          /* the seeds' Xeon */
+	"group:2 pack:2 core:4 pu:2",  /* s390-like books */
+	"pack:4 numa:1 core:16 pu:2",  /* NUMA per package */
+	"pack:1 core:4 pu:1",          /* laptop without SMT */
+	"pack:2 die:2 l2:2 core:2 pu:4", /* dies, clusters, SMT4 */
+};
+#define NTOPO (int)(sizeof(topologies) / sizeof(topologies[0]))
+
+struct fixture {
+	struct ps_topo *t;
+	struct ps_decision d;
+	double util[4096];
+};
+
+static void decide(struct fixture *f, enum ps_policy p, double u, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		f->util[i] = u;
+	assert_int_equal(ps_policy_decide(f->t, p, f->util, n, NULL, NULL, &f->d), 0);
+}
+
+static void setup(struct fixture *f, const char *spec)
+{
+	f->t = load_topo(spec);
+	assert_int_equal(ps_decision_init(&f->d, f->t, 4096), 0);
+}
+
+static void teardown(struct fixture *f)
+{
+	ps_decision_fini(&f->d);
+	ps_topo_free(f->t);
+}
+
+/* Every task sits on an allowed PU, and pu_load is the sum of its tasks. */
+static void check_consistent(const struct fixture *f)
+{
+	double sum[4096] = { 0 };
+	int i;
+
+	for (i = 0; i < f->d.nr_tasks; i++) {
+		int pu = f->d.task_pu[i];
+
+		assert_true(pu >= 0 && pu < f->t->nr_pus);
+		assert_true(f->d.allowed[pu]);
+		sum[pu] += f->util[i];
+	}
+	for (i = 0; i < f->t->nr_pus; i++)
+		assert_float_equal(sum[i], f->d.pu_load[i], 1e-9);
+}
+
+static int tasks_on_pu(const struct fixture *f, int pu)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->d.nr_tasks; i++)
+		n += f->d.task_pu[i] == pu;
+	return n;
+}
+
+static void test_seeds_power_16(void **state)
+{
+	struct fixture f;
+	int i;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	decide(&f, PS_POLICY_POWER, 1.0, 16);
+	check_consistent(&f);
+	/* the 16 PUs of package 0, one task each: both siblings of 8 cores */
+	for (i = 0; i < 32; i++) {
+		assert_int_equal(tasks_on_pu(&f, i), f.t->pus[i].package == 0);
+		assert_int_equal(f.d.allowed[i], f.t->pus[i].package == 0);
+	}
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	assert_int_equal(f.d.active[PS_LVL_CORE], 8);
+	assert_int_equal(f.d.nr_allowed, 16);
+	teardown(&f);
+}
+
+static void test_seeds_performance_16(void **state)
+{
+	struct fixture f;
+	int per_pkg[2] = { 0 }, per_core[16] = { 0 }, i;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	decide(&f, PS_POLICY_PERFORMANCE, 1.0, 16);
+	check_consistent(&f);
+	for (i = 0; i < 16; i++) {
+		const struct ps_pu *pu = &f.t->pus[f.d.task_pu[i]];
+
+		per_pkg[pu->package]++;
+		per_core[pu->core]++;
+	}
+	assert_int_equal(per_pkg[0], 8);
+	assert_int_equal(per_pkg[1], 8);
+	for (i = 0; i < 16; i++)
+		assert_int_equal(per_core[i], 1);
+	assert_int_equal(f.d.nr_allowed, 32);
+	assert_int_equal(f.d.active[PS_LVL_CORE], 16);
+	teardown(&f);
+}
+
+static void test_light_load(void **state)
+{
+	struct fixture f;
+	int i;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	decide(&f, PS_POLICY_POWER, 0.3, 4);
+	check_consistent(&f);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	assert_true(f.d.active[PS_LVL_PU] <= 2);
+	assert_true(f.d.nr_allowed <= 2);
+	/* packed, no PU above the 0.8 target fill */
+	for (i = 0; i < 32; i++)
+		assert_true(f.d.pu_load[i] <= 0.8 + 1e-9);
+	decide(&f, PS_POLICY_PERFORMANCE, 0.3, 4);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 2);
+	assert_int_equal(f.d.active[PS_LVL_CORE], 4);
+	teardown(&f);
+}
+
+/*
+ * On every topology, for loads from 1 task to twice the PUs:
+ * performance uses min(n, PUs) PUs and never puts a second task on a core
+ * while another core is empty; power's PUs are a prefix of the pack order,
+ * the fewest packages that hold them, and never two tasks at 1.0 on a PU.
+ */
+static void test_all_topologies(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < NTOPO; k++) {
+		struct fixture f;
+		int n;
+
+		setup(&f, topologies[k]);
+		for (n = 1; n <= 2 * f.t->nr_pus; n++) {
+			int pkgs = f.d.total[PS_LVL_PACKAGE], i, used;
+
+			decide(&f, PS_POLICY_PERFORMANCE, 1.0, n);
+			check_consistent(&f);
+			pkgs = f.d.total[PS_LVL_PACKAGE];
+			used = f.d.active[PS_LVL_PU];
+			assert_int_equal(used, n < f.t->nr_pus ? n : f.t->nr_pus);
+			if (n <= f.d.total[PS_LVL_CORE])
+				assert_int_equal(f.d.active[PS_LVL_CORE], n);
+			if (n >= pkgs)
+				assert_int_equal(f.d.active[PS_LVL_PACKAGE], pkgs);
+
+			decide(&f, PS_POLICY_POWER, 1.0, n);
+			check_consistent(&f);
+			if (n <= f.t->nr_pus) {
+				int per_pkg = f.t->nr_pus / pkgs;
+
+				for (i = 0; i < f.t->nr_pus; i++)
+					assert_int_equal(tasks_on_pu(&f, i), i < n);
+				for (i = 0; i < n; i++)
+					assert_true(f.d.allowed[f.t->pack_order[i]]);
+				assert_int_equal(f.d.nr_allowed, n);
+				assert_int_equal(f.d.active[PS_LVL_PACKAGE],
+						 (n + per_pkg - 1) / per_pkg);
+				assert_false(f.d.overloaded);
+			} else {
+				assert_true(f.d.overloaded);
+				assert_int_equal(f.d.nr_allowed, f.t->nr_pus);
+			}
+		}
+		teardown(&f);
+	}
+}
+
+static void test_fill_headroom(void **state)
+{
+	struct fixture f;
+	int i;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	/* 10 tasks at 0.4: two per PU at the 0.8 fill, so 5 PUs */
+	decide(&f, PS_POLICY_POWER, 0.4, 10);
+	assert_int_equal(f.d.nr_allowed, 5);
+	/* 8 x 0.1 sums to 0.8 in floating point only approximately: one PU */
+	decide(&f, PS_POLICY_POWER, 0.1, 8);
+	assert_int_equal(f.d.nr_allowed, 1);
+	/* 0.81 is above the fill: a PU of its own each */
+	decide(&f, PS_POLICY_POWER, 0.81, 3);
+	assert_int_equal(f.d.nr_allowed, 3);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(tasks_on_pu(&f, f.t->pack_order[i]), 1);
+	teardown(&f);
+}
+
+static void test_mixed_sizes(void **state)
+{
+	struct fixture f;
+	int i;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	/* 2 x 1.0 own PUs; 4 x 0.3 pack into two more */
+	for (i = 0; i < 4; i++)
+		f.util[i] = 0.3;
+	f.util[4] = f.util[5] = 1.0;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 6, NULL,
+					  NULL, &f.d), 0);
+	assert_int_equal(f.d.nr_allowed, 4);
+	assert_int_equal(f.d.task_pu[4] != f.d.task_pu[5], 1);
+	for (i = 0; i < 4; i++)
+		assert_int_not_equal(f.d.task_pu[i], f.d.task_pu[4]);
+	teardown(&f);
+}
+
+static void test_hysteresis(void **state)
+{
+	struct ps_decision a, b;
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2");
+	struct ps_policy_params p;
+	double u[20];
+	int i;
+
+	(void)state;
+	ps_policy_params_default(&p);
+	assert_int_equal(p.shrink_after, 3);
+	assert_int_equal(ps_decision_init(&a, t, 20), 0);
+	assert_int_equal(ps_decision_init(&b, t, 20), 0);
+	for (i = 0; i < 20; i++)
+		u[i] = 1.0;
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 20, &p, NULL, &a), 0);
+	assert_int_equal(a.nr_allowed, 20);
+	/* load drops to 4: kept at 20 for two intervals, shrinks on the third */
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 4, &p, &a, &b), 0);
+	assert_int_equal(b.nr_allowed, 20);
+	assert_int_equal(b.nr_needed, 4);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 4, &p, &b, &a), 0);
+	assert_int_equal(a.nr_allowed, 20);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 4, &p, &a, &b), 0);
+	assert_int_equal(b.nr_allowed, 4);
+	/* growth is immediate */
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 18, &p, &b, &a), 0);
+	assert_int_equal(a.nr_allowed, 18);
+	/* a rise in the middle of a low streak resets it */
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 2, &p, &a, &b), 0);
+	assert_int_equal(b.nr_allowed, 18);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 18, &p, &b, &a), 0);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 2, &p, &a, &b), 0);
+	assert_int_equal(b.nr_allowed, 18);
+	assert_int_equal(b.low_streak, 1);
+	ps_decision_fini(&a);
+	ps_decision_fini(&b);
+	ps_topo_free(t);
+}
+
+static void test_deterministic(void **state)
+{
+	struct fixture f;
+	int first[64], i, k;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 64; i++)
+			f.util[i] = 0.05 + (i * 37 % 19) / 20.0;
+		assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 64,
+						  NULL, NULL, &f.d), 0);
+		check_consistent(&f);
+		for (i = 0; i < 64; i++) {
+			if (k == 0)
+				first[i] = f.d.task_pu[i];
+			else
+				assert_int_equal(first[i], f.d.task_pu[i]);
+		}
+	}
+	teardown(&f);
+}
+
+static void test_no_tasks(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	decide(&f, PS_POLICY_POWER, 1.0, 0);
+	assert_int_equal(f.d.nr_allowed, 1); /* never an empty set */
+	assert_int_equal(f.d.active[PS_LVL_PU], 0);
+	teardown(&f);
+}
+
+static void test_bad_input(void **state)
+{
+	struct fixture f;
+	struct ps_policy_params p;
+	enum ps_policy pol;
+
+	(void)state;
+	setup(&f, "pack:1 core:2 pu:2");
+	f.util[0] = 1.5;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 1, NULL,
+					  NULL, &f.d), -EINVAL);
+	f.util[0] = 0.0;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_PERFORMANCE, f.util, 1,
+					  NULL, NULL, &f.d), -EINVAL);
+	f.util[0] = NAN;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 1, NULL,
+					  NULL, &f.d), -EINVAL);
+	f.util[0] = 0.5;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_AUTO, f.util, 1, NULL,
+					  NULL, &f.d), -EINVAL);
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 5000,
+					  NULL, NULL, &f.d), -EINVAL);
+	ps_policy_params_default(&p);
+	p.target_fill = 1.2;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 1, &p,
+					  NULL, &f.d), -EINVAL);
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 1, NULL,
+					  &f.d, &f.d), -EINVAL);
+	assert_int_equal(ps_policy_parse("powersave", &pol), -EINVAL);
+	assert_int_equal(ps_policy_parse("", &pol), -EINVAL);
+	assert_int_equal(ps_policy_parse("auto", &pol), 0);
+	assert_int_equal(pol, PS_POLICY_AUTO);
+	teardown(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seeds_power_16),
+		cmocka_unit_test(test_seeds_performance_16),
+		cmocka_unit_test(test_light_load),
+		cmocka_unit_test(test_all_topologies),
+		cmocka_unit_test(test_fill_headroom),
+		cmocka_unit_test(test_mixed_sizes),
+		cmocka_unit_test(test_hysteresis),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_no_tasks),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The model's arithmetic, checked against sums done by hand in the comments,
+ * and the model file parser.
+ */
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "ps/policy.h"
+#include "ps/power.h"
+
+/* pu 1/0, core 10/1, package 5/2, machine 3/3, SMT gain 0.5 */
+static const char *const tiny_model =
+	"# a model with round numbers\n"
+	"name tiny\n"
+	"smt_gain 0.5\n"
+	"level pu 1 0\n"
+	"level core 10 1   # trailing comment\n"
+	"level package 5 2\n"
+	"\n"
+	"level machine 3 3\n";
+
+static void eval(const char *spec, const double *dem, struct ps_power *out)
+{
+	struct ps_topo *t = load_topo(spec);
+	struct ps_model m;
+	char err[128];
+
+	assert_int_equal(ps_model_parse(tiny_model, &m, err, sizeof(err)), 0);
+	assert_int_equal(ps_power_eval(t, &m, dem, NULL, out), 0);
+	ps_topo_free(t);
+}
+
+static void test_one_core_arithmetic(void **state)
+{
+	struct ps_power p;
+	double d[2];
+
+	(void)state;
+	/* idle: core 1 + package 2 + machine 3 */
+	d[0] = d[1] = 0;
+	eval("pack:1 core:1 pu:2", d, &p);
+	assert_float_equal(p.power_w, 6.0, 1e-9);
+	assert_float_equal(p.throughput, 1.0, 1e-12);
+	assert_float_equal(p.energy_per_work, 0.0, 1e-12);
+
+	/* one thread busy: pu 1 + core 10 + package 5 + machine 3 = 19 */
+	d[0] = 1;
+	eval("pack:1 core:1 pu:2", d, &p);
+	assert_float_equal(p.power_w, 19.0, 1e-9);
+	assert_float_equal(p.work, 1.0, 1e-9);
+	assert_float_equal(p.energy_per_work, 19.0, 1e-9);
+
+	/* both siblings busy: each at (1 + 0.5) / 2 = 0.75; 2 + 10 + 5 + 3 */
+	d[1] = 1;
+	eval("pack:1 core:1 pu:2", d, &p);
+	assert_float_equal(p.power_w, 20.0, 1e-9);
+	assert_float_equal(p.work, 1.5, 1e-9);
+	assert_float_equal(p.throughput, 0.75, 1e-9);
+	assert_float_equal(p.energy_per_work, 20.0 / 1.5, 1e-9);
+
+	/* half busy: 0.5*1 + (0.5*10 + 0.5*1) + (0.5*5 + 0.5*2) + 3 = 12.5 */
+	d[0] = 0.5;
+	d[1] = 0;
+	eval("pack:1 core:1 pu:2", d, &p);
+	assert_float_equal(p.power_w, 12.5, 1e-9);
+	assert_float_equal(p.throughput, 1.0, 1e-9);
+}
+
+static void test_smt_fixed_point(void **state)
+{
+	struct ps_power p;
+	double d[2] = { 0.3, 0.3 }, b[2];
+	struct ps_topo *t = load_topo("pack:1 core:1 pu:2");
+	struct ps_model m;
+	char err[128];
+	/*
+	 * Each runs at s = 1 - 0.25 b (the sibling is busy b of the time), so
+	 * b = 0.3 / s gives 0.25 b^2 - b + 0.3 = 0, b = 2 (1 - sqrt(0.7)).
+	 */
+	double want = 2 * (1 - sqrt(0.7));
+
+	(void)state;
+	assert_int_equal(ps_model_parse(tiny_model, &m, err, sizeof(err)), 0);
+	assert_int_equal(ps_power_eval(t, &m, d, b, &p), 0);
+	assert_float_equal(b[0], want, 1e-9);
+	assert_float_equal(b[1], want, 1e-9);
+	/* the work asked is delivered: the core has room */
+	assert_float_equal(p.work, 0.6, 1e-9);
+	assert_float_equal(p.throughput, 1.0, 1e-9);
+	/* core busy 1 - (1-b)^2 */
+	assert_float_equal(p.power_w,
+			   2 * want * 1 +
+				   (1 - (1 - want) * (1 - want)) * 9 + 1 +
+				   (1 - (1 - want) * (1 - want)) * 3 + 2 + 3,
+			   1e-9);
+	ps_topo_free(t);
+}
+
+static void test_overload(void **state)
+{
+	struct ps_power p;
+	double d[1] = { 3.0 };
+
+	(void)state;
+	/* three tasks' worth on one PU without SMT: busy 1, work 1 of 3 */
+	eval("pack:1 core:1 pu:1", d, &p);
+	assert_float_equal(p.work, 1.0, 1e-9);
+	assert_float_equal(p.throughput, 1.0 / 3, 1e-9);
+	d[0] = -1;
+	{
+		struct ps_topo *t = load_topo("pack:1 core:1 pu:1");
+		struct ps_model m;
+		char err[128];
+
+		assert_int_equal(ps_model_parse(tiny_model, &m, err, sizeof(err)), 0);
+		assert_int_equal(ps_power_eval(t, &m, d, NULL, &p), -EINVAL);
+		ps_topo_free(t);
+	}
+}
+
+/* Packages are independent: two idle packages cost twice the idle watts. */
+static void test_two_packages(void **state)
+{
+	struct ps_power p;
+	double d[4] = { 1, 0, 0, 0 };
+
+	(void)state;
+	/* busy pkg: pu 1 + core 10 + package 5; idle pkg: core 1 + package 2; machine 3 */
+	eval("pack:2 core:1 pu:2", d, &p);
+	assert_float_equal(p.power_w, 16 + 3 + 3, 1e-9);
+	/* machine busy 1 - (1-0.5)(1-0.5) = 0.75 with two half-busy packages */
+	d[0] = 0.5;
+	d[2] = 0.5;
+	eval("pack:2 core:1 pu:2", d, &p);
+	assert_float_equal(p.power_w, 2 * (0.5 + 5.5 + 3.5) + 3, 1e-9);
+}
+
+static void test_seeds_saving(void **state)
+{
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2");
+	struct ps_decision perf, pow;
+	struct ps_power a, b;
+	struct ps_model m;
+	double u[16];
+	char err[128];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 16; i++)
+		u[i] = 1.0;
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+	assert_int_equal(ps_decision_init(&perf, t, 16), 0);
+	assert_int_equal(ps_decision_init(&pow, t, 16), 0);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_PERFORMANCE, u, 16, NULL, NULL, &perf), 0);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 16, NULL, NULL, &pow), 0);
+	assert_int_equal(ps_power_eval(t, &m, perf.pu_load, NULL, &a), 0);
+	assert_int_equal(ps_power_eval(t, &m, pow.pu_load, NULL, &b), 0);
+	/* the model file's own calibration sums: 275 W and 193.8 W */
+	assert_float_equal(a.power_w, 275.0, 1e-6);
+	assert_float_equal(b.power_w, 193.8, 1e-6);
+	assert_float_equal(b.throughput, 1.25 / 2, 1e-9);
+	ps_decision_fini(&perf);
+	ps_decision_fini(&pow);
+	ps_topo_free(t);
+}
+
+static void expect_parse_error(const char *text, const char *needle)
+{
+	struct ps_model m;
+	char err[256] = "";
+
+	assert_int_equal(ps_model_parse(text, &m, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("error '%s' does not name '%s'", err, needle);
+}
+
+static void test_model_errors(void **state)
+{
+	char big[700];
+
+	(void)state;
+	expect_parse_error("smt_gain 0.2\nlevel cpu 1 0\n", "line 2: unknown level 'cpu'");
+	expect_parse_error("smt_gain 1.5\nlevel pu 1 0\n", "smt_gain '1.5'");
+	expect_parse_error("smt_gain x\n", "line 1");
+	expect_parse_error("smt_gain 0.2\nlevel core 1\n", "line 2: level core");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 -2\n", "-2");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 2 3\n", "line 2");
+	expect_parse_error("smt_gain 0.2\nlevel core nan 2\n", "nan");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\nlevel core 2 2\n", "given twice");
+	expect_parse_error("smt_gain 0.2\nwatts 3\n", "unknown statement 'watts'");
+	expect_parse_error("level core 1 1\n", "no smt_gain");
+	expect_parse_error("smt_gain 0.2\n", "no level");
+	expect_parse_error("", "no smt_gain");
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	expect_parse_error(big, "line 1: longer than");
+}
+
+static void test_model_files(void **state)
+{
+	const char *const *names = ps_model_builtin_names();
+	char path[] = "/tmp/ps-model-XXXXXX";
+	struct ps_model m;
+	char err[256];
+	int fd, n = 0;
+
+	(void)state;
+	for (; *names; names++, n++) {
+		assert_int_equal(ps_model_load(*names, &m, err, sizeof(err)), 0);
+		assert_string_equal(m.name, *names);
+		assert_true(m.smt_gain > 0 && m.smt_gain <= 0.3);
+		assert_true(m.active_w[PS_LVL_CORE] > m.idle_w[PS_LVL_CORE]);
+	}
+	assert_true(n >= 2);
+	assert_int_equal(ps_model_load("/nonexistent/x.model", &m, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/x.model"));
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, tiny_model, strlen(tiny_model)), (ssize_t)strlen(tiny_model));
+	close(fd);
+	assert_int_equal(ps_model_load(path, &m, err, sizeof(err)), 0);
+	assert_string_equal(m.name, "tiny");
+	assert_float_equal(m.active_w[PS_LVL_CORE], 10, 0);
+	assert_float_equal(m.idle_w[PS_LVL_PACKAGE], 2, 0);
+	assert_float_equal(m.active_w[PS_LVL_L3], 0, 0);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_core_arithmetic),
+		cmocka_unit_test(test_smt_fixed_point),
+		cmocka_unit_test(test_overload),
+		cmocka_unit_test(test_two_packages),
+		cmocka_unit_test(test_seeds_saving),
+		cmocka_unit_test(test_model_errors),
+		cmocka_unit_test(test_model_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
