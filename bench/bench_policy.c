@@ -43,6 +43,7 @@ int main(void)
 		fprintf(stderr, "bench_policy: setup failed\n");
 		return 1;
 	}
+	ps_topo_set_smt_gain(t, 0.25); /* as the shipped models */
 	for (p = 0; p < 2; p++) {
 		enum ps_policy pol = p ? PS_POLICY_POWER : PS_POLICY_PERFORMANCE;
 		/* light (fits the machine) and heavy (does not) loads */

@@ -123,17 +123,7 @@ static inline double max2(double a, double b)
 	return a > b ? a : b;
 }
 
-/* Max segment tree over n leaves (rank order); unused leaves are -inf. */
-static void seg_fill(double *seg, int s, int n, double v)
-{
-	int i;
-
-	for (i = 0; i < s; i++)
-		seg[s + i] = i < n ? v : -INFINITY;
-	for (i = s - 1; i >= 1; i--)
-		seg[i] = max2(seg[2 * i], seg[2 * i + 1]);
-}
-
+/* A max segment tree over ranks: seg[s + rank] is a leaf, seg[1] the root. */
 static void seg_set(double *seg, int s, int leaf, double v)
 {
 	int i = s + leaf;
@@ -208,30 +198,80 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
 }
 
 /*
- * First-fit decreasing into bins of target_fill laid on the pack order.
- * Return: bins used, or -1 if the load does not fit.
+ * Room left on a PU for a partial task: its own headroom (fill - load) and,
+ * for SMT siblings, what the core's throughput leaves: k busy siblings
+ * deliver 1 + g (k-1) (g the SMT gain), not k, so the core's summed load may
+ * not pass that. Opening an idle sibling counts it among the k.
+ */
+static double pu_room(const struct ps_topo *topo, const double *load,
+		      double fill, int pu)
+{
+	int lo, hi, k = 0, q;
+	double room = fill - load[pu], sum = 0, core;
+
+	if (topo->pus[pu].nr_siblings <= 1)
+		return room;
+	lo = topo->doms[topo->pus[pu].dom].pu_lo;
+	hi = lo + topo->pus[pu].nr_siblings;
+	for (q = lo; q < hi; q++) {
+		sum += load[q];
+		k += q == pu || load[q] > 0;
+	}
+	core = 1 + topo->smt_gain * (k - 1) - sum;
+	return core < room ? core : room;
+}
+
+/*
+ * Tasks above the fill first, one empty PU each along the pack order (a
+ * sibling is a full slot for them); then the others first-fit-decreasing
+ * into the room pu_room() leaves, along the same order.
+ * Return: PUs used (the highest rank + 1), or -1 if the load does not fit.
  */
 static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 			 double fill, struct ps_decision *d)
 {
-	int s = d->seg_n_, used = 0, i;
+	int s = d->seg_n_, used = 0, own = 0, i, r;
 
-	seg_fill(d->seg_, s, topo->nr_pus, fill);
 	for (i = 0; i < n; i++) {
 		int t = d->order_[i];
-		int own = util[t] > fill; /* a PU of its own */
-		/* 1e-9: sums such as 8 x 0.1 must still fit a fill of 0.8 */
-		int r = seg_first_ge(d->seg_, s, own ? fill : util[t] - 1e-9);
-		int pu;
 
+		if (util[t] <= fill)
+			continue;
+		if (own == topo->nr_pus)
+			return -1;
+		d->task_pu[t] = topo->pack_order[own];
+		d->pu_load[topo->pack_order[own++]] = util[t];
+	}
+	used = own;
+	for (r = 0; r < s; r++)
+		d->seg_[s + r] = r < topo->nr_pus ?
+			(r < own ? -INFINITY :
+			 pu_room(topo, d->pu_load, fill, topo->pack_order[r])) :
+			-INFINITY;
+	for (r = s - 1; r >= 1; r--)
+		d->seg_[r] = max2(d->seg_[2 * r], d->seg_[2 * r + 1]);
+	for (i = 0; i < n; i++) {
+		int t = d->order_[i], pu, q, lo, hi;
+
+		if (util[t] > fill)
+			continue;
+		/* 1e-9: sums such as 8 x 0.1 must still fit a fill of 0.8 */
+		r = seg_first_ge(d->seg_, s, util[t] - 1e-9);
 		if (r < 0)
 			return -1;
 		pu = topo->pack_order[r];
 		d->task_pu[t] = pu;
 		d->pu_load[pu] += util[t];
-		seg_set(d->seg_, s, r, own ? 0.0 : d->seg_[s + r] - util[t]);
 		if (r + 1 > used)
 			used = r + 1;
+		lo = topo->pus[pu].nr_siblings > 1 ? topo->doms[topo->pus[pu].dom].pu_lo : pu;
+		hi = lo + (topo->pus[pu].nr_siblings > 1 ? topo->pus[pu].nr_siblings : 1);
+		for (q = lo; q < hi; q++) {
+			int rq = topo->pack_rank[q];
+
+			if (rq >= own)
+				seg_set(d->seg_, s, rq, pu_room(topo, d->pu_load, fill, q));
+		}
 	}
 	return used;
 }

@@ -229,6 +229,10 @@ static void core_solve(double g, const double *dem, int lo, int hi, double *b,
 
 	for (i = lo; i < hi; i++)
 		b[i] = fmin(1.0, dem[i]);
+	if (hi - lo == 1) {
+		w[lo] = b[lo];
+		return;
+	}
 	for (it = 0; it < 200; it++) {
 		double delta = 0;
 

@@ -60,6 +60,8 @@ void ps_topo_free(struct ps_topo *topo)
 	free(topo->pus);
 	free(topo->spread_order);
 	free(topo->pack_order);
+	free(topo->fill_order);
+	free(topo->pack_rank);
 	free(topo);
 }
 
@@ -67,6 +69,7 @@ void ps_topo_set_smt_gain(struct ps_topo *topo, double smt_gain)
 {
 	int i, j;
 
+	topo->smt_gain = smt_gain;
 	for (i = 0; i < topo->nr_doms; i++) {
 		struct ps_domain *d = &topo->doms[i];
 
@@ -199,6 +202,40 @@ static int build_order(const struct ps_topo *topo, int d, int spread, int *ord,
 	return 0;
 }
 
+/*
+ * Within each smallest domain that groups cores, the first PU of every core
+ * before any second sibling: siblings share a core's throughput, so a new
+ * core is opened before a sibling is loaded (the power model prices a busy
+ * sibling at (1 + g) / 2 of a core). Runs of PUs are taken from @in.
+ */
+static void siblings_last(const struct ps_topo *t, const int *in, int *out)
+{
+	int i = 0, n = 0;
+
+	while (i < t->nr_pus) {
+		int p = in[i];
+		int parent = t->doms[t->pus[p].dom].parent;
+		int j = i, s;
+
+		while (j < t->nr_pus && t->pus[in[j]].nr_siblings > 1 &&
+		       t->doms[t->pus[in[j]].dom].parent == parent)
+			j++;
+		if (j == i) {
+			out[n++] = p;
+			i++;
+			continue;
+		}
+		for (s = 0; s < t->pus[p].nr_siblings; s++) {
+			int k;
+
+			for (k = i; k < j; k++)
+				if (in[k] - t->doms[t->pus[in[k]].dom].pu_lo == s)
+					out[n++] = in[k];
+		}
+		i = j;
+	}
+}
+
 int ps_topo_finish(struct ps_topo *topo)
 {
 	int *tmp;
@@ -211,12 +248,22 @@ int ps_topo_finish(struct ps_topo *topo)
 		free(tmp);
 		return -ENOMEM;
 	}
+	topo->fill_order = malloc(sizeof(int) * topo->nr_pus);
+	topo->pack_rank = malloc(sizeof(int) * topo->nr_pus);
+	if (!topo->fill_order || !topo->pack_rank) {
+		free(tmp);
+		return -ENOMEM;
+	}
 	r = build_order(topo, 0, 1, topo->spread_order, tmp);
 	if (!r)
-		r = build_order(topo, 0, 0, topo->pack_order, tmp);
+		r = build_order(topo, 0, 0, topo->fill_order, tmp);
 	free(tmp);
 	if (r)
 		return r;
+	siblings_last(topo, topo->fill_order, topo->pack_order);
+	for (r = 0; r < topo->nr_pus; r++)
+		topo->pack_rank[topo->pack_order[r]] = r;
+	r = 0;
 	ps_topo_set_smt_gain(topo, 0.0);
 	return 0;
 }

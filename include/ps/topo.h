@@ -61,7 +61,12 @@ struct ps_topo {
 	int nr_pus;
 	struct ps_pu *pus;
 	int *spread_order;    /* PU indices, widest domains first (performance) */
-	int *pack_order;      /* PU indices, fullest domains first (power) */
+	int *pack_order;      /* PU indices, fewest domains first, within the
+			       * smallest domain of cores one PU per core
+			       * before any sibling (power) */
+	int *pack_rank;       /* position of each PU index in pack_order */
+	int *fill_order;      /* depth-first, largest first: siblings first */
+	double smt_gain;      /* last given to ps_topo_set_smt_gain() */
 	int max_depth;
 	char desc[128];       /* what it was built from, for reports */
 	int *child_store;     /* one allocation behind every children array */
@@ -90,7 +95,11 @@ int ps_topo_from_hwloc(hwloc_topology_t t, struct ps_topo **out);
 /** ps_topo_free() - free a tree from ps_topo_load(); NULL is allowed. */
 void ps_topo_free(struct ps_topo *topo);
 
-/** ps_topo_set_smt_gain() - recompute every domain's capacity for a gain. */
+/**
+ * ps_topo_set_smt_gain() - recompute every domain's capacity for a gain
+ * (the throughput a second sibling adds to a core, 0..1; 0 until set). The
+ * power policy uses it to keep partial loads within a shared core's capacity.
+ */
 void ps_topo_set_smt_gain(struct ps_topo *topo, double smt_gain);
 
 /** ps_level_name() - lower-case name of a level ("package", "l2", "pu"). */

@@ -138,6 +138,7 @@ static void test_light_load(void **state)
  * performance uses min(n, PUs) PUs and never puts a second task on a core
  * while another core is empty; power's PUs are a prefix of the pack order,
  * the fewest packages that hold them, and never two tasks at 1.0 on a PU.
+ * With no SMT gain set (0), the capacity rule for partial tasks is off.
  */
 static void test_all_topologies(void **state)
 {
@@ -168,7 +169,8 @@ static void test_all_topologies(void **state)
 				int per_pkg = f.t->nr_pus / pkgs;
 
 				for (i = 0; i < f.t->nr_pus; i++)
-					assert_int_equal(tasks_on_pu(&f, i), i < n);
+					assert_int_equal(tasks_on_pu(&f, f.t->pack_order[i]),
+							 i < n);
 				for (i = 0; i < n; i++)
 					assert_true(f.d.allowed[f.t->pack_order[i]]);
 				assert_int_equal(f.d.nr_allowed, n);
@@ -202,6 +204,60 @@ static void test_fill_headroom(void **state)
 	assert_int_equal(f.d.nr_allowed, 3);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(tasks_on_pu(&f, f.t->pack_order[i]), 1);
+	teardown(&f);
+}
+
+/* Within the package a new core opens before a sibling is loaded. */
+static void test_cores_before_siblings(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	ps_topo_set_smt_gain(f.t, 0.25);
+	decide(&f, PS_POLICY_POWER, 1.0, 2);
+	assert_int_not_equal(f.t->pus[f.d.task_pu[0]].core,
+			     f.t->pus[f.d.task_pu[1]].core);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	decide(&f, PS_POLICY_POWER, 1.0, 9);
+	assert_int_equal(f.d.active[PS_LVL_CORE], 8); /* the 9th is a sibling */
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	teardown(&f);
+}
+
+/*
+ * Partial tasks share a core only within its throughput: at gain 0.25 two
+ * busy siblings deliver 1.25 cores, so two 0.6 tasks (1.2) may share one
+ * and two 0.7 tasks (1.4) may not; with no gain, not even 0.6 + 0.6.
+ */
+static void test_smt_capacity(void **state)
+{
+	struct fixture f;
+	int per_core[16] = { 0 }, i;
+
+	(void)state;
+	setup(&f, "pack:2 core:8 pu:2");
+	ps_topo_set_smt_gain(f.t, 0.25);
+	decide(&f, PS_POLICY_POWER, 0.7, 16);
+	check_consistent(&f);
+	for (i = 0; i < 16; i++)
+		per_core[f.t->pus[f.d.task_pu[i]].core]++;
+	for (i = 0; i < 16; i++)
+		assert_int_equal(per_core[i], 1);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 2);
+	decide(&f, PS_POLICY_POWER, 0.6, 16);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	assert_int_equal(f.d.active[PS_LVL_CORE], 8);
+	for (i = 0; i < 32; i++)
+		assert_true(f.d.pu_load[i] <= 0.8 + 1e-9);
+	ps_topo_set_smt_gain(f.t, 0.0);
+	decide(&f, PS_POLICY_POWER, 0.6, 16);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 2);
+	assert_int_equal(f.d.active[PS_LVL_CORE], 16);
+	/* tasks at 1.0 take siblings as full slots whatever the gain */
+	decide(&f, PS_POLICY_POWER, 1.0, 16);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	assert_int_equal(f.d.active[PS_LVL_PU], 16);
 	teardown(&f);
 }
 
@@ -343,6 +399,8 @@ int main(void)
 		cmocka_unit_test(test_light_load),
 		cmocka_unit_test(test_all_topologies),
 		cmocka_unit_test(test_fill_headroom),
+		cmocka_unit_test(test_cores_before_siblings),
+		cmocka_unit_test(test_smt_capacity),
 		cmocka_unit_test(test_mixed_sizes),
 		cmocka_unit_test(test_hysteresis),
 		cmocka_unit_test(test_deterministic),

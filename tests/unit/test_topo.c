@@ -103,9 +103,16 @@ static void test_orders(void **state)
 	int i;
 
 	(void)state;
-	/* pack: depth-first, siblings then cores then packages */
+	/* fill: depth-first, both siblings of a core, then the next core */
 	for (i = 0; i < 32; i++)
-		assert_int_equal(t->pack_order[i], i);
+		assert_int_equal(t->fill_order[i], i);
+	/* pack: package 0 first; in it one PU of each core, then the siblings */
+	for (i = 0; i < 32; i++) {
+		int pkg = i / 16, j = i % 16;
+
+		assert_int_equal(t->pack_order[i], pkg * 16 + (j < 8 ? 2 * j : 2 * (j - 8) + 1));
+		assert_int_equal(t->pack_rank[t->pack_order[i]], i);
+	}
 	/* spread: alternate packages, one PU per core before any sibling */
 	assert_int_equal(t->pus[t->spread_order[0]].package, 0);
 	assert_int_equal(t->pus[t->spread_order[1]].package, 1);
