@@ -7,6 +7,9 @@ CC ?= cc
 PKGS := hwloc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+# cairo is for the executable's pictures only; the library does not use it
+CAIRO_CFLAGS := $(shell pkg-config --cflags cairo)
+CAIRO_LIBS := $(shell pkg-config --libs cairo)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -14,10 +17,10 @@ ifeq ($(SAN),1)
 OPT := -O1 -g $(SAN_FLAGS)
 LDSAN := $(SAN_FLAGS)
 endif
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm $(LDLIBS)
 
-LIB_SRC := $(wildcard lib/*.c)
+LIB_SRC := $(wildcard lib/*.c sim/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 MODELS := $(sort $(wildcard models/*.model))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/models_builtin.o
@@ -33,9 +36,13 @@ FUZZ_SECONDS ?= 15
 .PHONY: all unit unit-asan check cli-test demo bench fuzz fuzz-smoke clean format
 all: $(B)/powersched
 
-$(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h cli/*.h)
+$(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(B)/cli/plot.o: cli/plot.c $(wildcard include/ps/*.h cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(CAIRO_CFLAGS) -c -o $@ $<
 
 $(B)/models_builtin.c: $(MODELS) tools/embed-models.sh
 	@mkdir -p $(dir $@)
@@ -49,11 +56,11 @@ $(B)/libpowersched.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(B)/powersched: $(CLI_OBJ) $(B)/libpowersched.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(LDLIBS_ALL)
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(LDLIBS_ALL)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/helpers.h $(B)/libpowersched.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests/unit $(shell pkg-config --cflags cmocka) -o $@ $< \
+	$(CC) $(CFLAGS_ALL) -Itests/unit -Isim $(shell pkg-config --cflags cmocka) -o $@ $< \
 		$(B)/libpowersched.a $(LDSAN) $(shell pkg-config --libs cmocka) $(LDLIBS_ALL)
 
 $(B)/bench/%: bench/%.c $(B)/libpowersched.a
@@ -67,15 +74,18 @@ unit: $(UNIT_BIN)
 unit-asan:
 	$(MAKE) B=build/asan SAN=1 unit cli-test
 
+# fontconfig (under cairo's text) keeps caches for the process's life
+cli-test: export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
 cli-test: $(B)/powersched
 	sh tests/cli/run.sh $(B)/powersched
+	sh tests/cli/sim.sh $(B)/powersched
 
 bench: $(BENCH_BIN)
 	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b; done
 
 # libFuzzer harnesses, built with clang against the library sources.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-Iinclude -Ilib $(PKG_CFLAGS)
+	-Iinclude -Ilib -Isim $(PKG_CFLAGS)
 $(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/models_builtin.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/models_builtin.c $(LDLIBS_ALL)

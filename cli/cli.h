@@ -25,5 +25,12 @@ int ps_cli_model(const char *name, struct ps_model *m);
 int ps_cli_policy(const char *s, enum ps_policy *p);
 
 int ps_cmd_plan(int argc, char **argv);
+int ps_cmd_sim(int argc, char **argv);
+
+struct ps_sim_result;
+/* Per-PU occupancy heatmap over power; .png or .svg by the name. */
+int ps_plot_sim(const char *path, const struct ps_topo *t,
+		const struct ps_sim_result *r, const char *policy,
+		const char *workload);
 
 #endif

@@ -22,6 +22,8 @@ static void usage(FILE *f)
 	      "Commands:\n"
 	      " plan     the placement each policy chooses for a load, with\n"
 	      "          power, throughput and energy per work\n"
+	      " sim      simulate a workload under a policy against a model of\n"
+	      "          the kernel scheduler: energy, work, latency, pictures\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help     display this help\n"
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "plan"))
 		return ps_cmd_plan(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sim"))
+		return ps_cmd_sim(argc - 1, argv + 1);
 	ps_err("unknown command '%s' (see powersched --help)", argv[1]);
 	return PS_EXIT_USAGE;
 }

@@ -1,0 +1,1280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: the simulation
+ *
+ * Tasks share a PU fairly (processor sharing: n runnable tasks each get 1/n
+ * of it); k busy siblings of a core each run at (1 + g (k-1)) / k, g the
+ * model's smt_gain. Progress is computed lazily per core when something on
+ * it changes, and the next completion on a core is one event (stale ones
+ * are dropped by a version number).
+ *
+ * Kernel model, inside the allowed PUs:
+ *  - wake-up: the previous PU if its core is idle; else the first idle core
+ *    (searching the previous PU's top-level domain first); else the previous
+ *    PU if idle; else the first idle PU; else the least loaded PU.
+ *  - a PU going idle pulls a task from a PU running two or more (new-idle
+ *    balance);
+ *  - every balance period: a task moves from a PU with two or more to an
+ *    idle core, then to an idle PU; a core with two busy siblings hands one
+ *    task to an idle core.
+ * Legacy mode (the 2012 knobs) replaces the balance with packing toward a
+ * target: packages in order, each filled to its capacity in tasks. That
+ * capacity is the 2.6.3x arithmetic: DIV_ROUND_CLOSEST(cpu_power, 1024)
+ * with a core of two siblings worth smt_gain 1178 (kernel/sched.c,
+ * SD_SIBLING_INIT; update_sg_lb_stats in kernel/sched_fair.c), so an
+ * 8-core SMT package holds round(8 x 1.15) = 9 tasks, not 16: the seeds'
+ * bug. "fixed" counts each sibling as a slot. smt=0 fills one task per core;
+ * smt>=1 fills siblings (fixed) or cores then siblings (broken). Level 2 of
+ * either knob also steers wake-ups to the target (the wake-up biasing of
+ * sched_mc_power_savings=2); level 1 packs only when balancing.
+ *
+ * Policy mode: every interval the tracked utilization goes to
+ * ps_policy_decide(); the allowed set it returns is applied at once (tasks
+ * on PUs taken away move). Utilization is the PU time a task received over
+ * the interval, decayed: u = max(sample, (u + sample) / 2). Jobs of a
+ * Poisson or trace item count together, split into tasks of at most 1.0.
+ * Deadline misses in an interval are pressure: the next decision may not
+ * have fewer PUs than twice the set that missed, held for 10 intervals,
+ * doubling each time misses come back.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+enum {
+	EV_END,
+	EV_PERIODIC,
+	EV_POISSON,
+	EV_TRACE,
+	EV_COMPLETE,
+	EV_BALANCE,
+	EV_INTERVAL,
+	EV_SNAPSHOT,
+};
+
+struct stask {
+	double work_left;  /* INFINITY: CPU-bound */
+	double last_t;
+	double rate;
+	double cpu_iv;     /* PU time received this interval */
+	double util;
+	double release_t;  /* when the pending work arrived (latency) */
+	int pu;            /* -1 when not runnable */
+	int prev_pu;
+	int item;
+	int next, prevq;   /* runqueue links */
+	int free_next;     /* job pool */
+};
+
+struct spu {
+	int head, nr;
+	int core;
+	int top;           /* index of its top-level domain (below the root) */
+	double busy_since;
+	double work_iv;
+};
+
+struct score {
+	int lo, hi;        /* PU indices */
+	int nbusy;
+	unsigned ver;
+	double pending_t;  /* time of the queued completion event, or inf */
+};
+
+struct sim {
+	const struct ps_sim_config *cfg;
+	const struct ps_topo *t;
+	const struct ps_model *m;
+	struct ps_sim_result *r;
+	struct ps_evq q;
+	double now;
+	unsigned long long rng;
+
+	struct stask *tk;
+	int ntk, captk, free_head;
+	int *item_base;    /* first task of each item */
+	double *item_cpu_iv, *item_rel_iv;
+	int *trace_pos;
+
+	struct spu *pu;
+	struct score *core;
+	int ncores;
+	int nwords;
+	unsigned long long *allowed, *idle_pu, *idle_core;
+	int n_over;        /* PUs with nr >= 2 */
+
+	/* power: current watts, and per-domain busy PU counts */
+	double p_now, t_acc;
+	int *dom_busy;
+	int act_pkg, act_core;
+	double pkg_time, core_time, allowed_time;
+	int nr_allowed;
+
+	/* legacy */
+	int *slot;         /* legacy fill order of PUs */
+	int nslot;
+	int *target;       /* per PU, scratch */
+
+	/* policy */
+	struct ps_decision dec[2];
+	int cur;
+	struct ps_policy_params params;
+	double *uin;
+	int cap_in;        /* size of uin and odem */
+	int floor_pus, floor_left, floor_hold;
+	long misses_iv;
+	struct ps_oracle *oracle;
+	double *odem;
+	double *pu_dem;
+
+	double *lat;
+	long nlat, caplat;
+	double iv_start;
+	double bin_w;
+};
+
+/* splitmix64: small, fast, and the same on every machine */
+static double rnd(struct sim *s)
+{
+	unsigned long long z = (s->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return ((z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static inline void bit_set(unsigned long long *b, int i)
+{
+	b[i >> 6] |= 1ull << (i & 63);
+}
+
+static inline void bit_clr(unsigned long long *b, int i)
+{
+	b[i >> 6] &= ~(1ull << (i & 63));
+}
+
+static inline int bit_get(const unsigned long long *b, int i)
+{
+	return (b[i >> 6] >> (i & 63)) & 1;
+}
+
+/* First i in [lo, hi) with a[i] & b[i], or -1. */
+static int first_both(const struct sim *s, const unsigned long long *a,
+		      const unsigned long long *b, int lo, int hi)
+{
+	int w;
+
+	if (lo >= hi)
+		return -1;
+	for (w = lo >> 6; w <= (hi - 1) >> 6; w++) {
+		unsigned long long x = a[w] & b[w];
+
+		if (w == lo >> 6)
+			x &= ~0ull << (lo & 63);
+		if (w == (hi - 1) >> 6 && ((hi & 63) != 0))
+			x &= ~0ull >> (64 - (hi & 63));
+		if (x)
+			return (w << 6) + __builtin_ctzll(x);
+	}
+	(void)s;
+	return -1;
+}
+
+/* First in search order starting at the PU's top-level domain. */
+static int search(const struct sim *s, const unsigned long long *b, int near)
+{
+	const struct ps_domain *d;
+	int r;
+
+	if (near < 0)
+		return first_both(s, s->allowed, b, 0, s->t->nr_pus);
+	d = &s->t->doms[s->pu[near].top];
+	r = first_both(s, s->allowed, b, d->pu_lo, d->pu_hi);
+	if (r < 0)
+		r = first_both(s, s->allowed, b, d->pu_hi, s->t->nr_pus);
+	if (r < 0)
+		r = first_both(s, s->allowed, b, 0, d->pu_lo);
+	return r;
+}
+
+static double smt_speed(double g, int k)
+{
+	return k <= 1 ? 1.0 : (1 + g * (k - 1)) / k;
+}
+
+/*
+ * Add v x (time in bin) to arr[k * stride + off] for each bin k that [a, b)
+ * covers. The bin index advances by integer, not by dividing the time again:
+ * (k + 1) * w / w can round back to k.
+ */
+static void add_to_bins(const struct sim *s, double *arr, size_t stride,
+			size_t off, double a, double b, double v)
+{
+	int k = (int)(a / s->bin_w);
+
+	for (; a < b && k < s->r->bins; k++) {
+		double e = (k + 1) * s->bin_w;
+
+		if (e > b || k == s->r->bins - 1)
+			e = b;
+		if (e > a) {
+			arr[(size_t)k * stride + off] += v * (e - a);
+			a = e;
+		}
+	}
+}
+
+/* Bring time forward: energy and domain-activity integrals, and bins. */
+static void account(struct sim *s, double now)
+{
+	double dt = now - s->t_acc;
+
+	if (dt <= 0)
+		return;
+	s->r->energy_j += s->p_now * dt;
+	s->pkg_time += s->act_pkg * dt;
+	s->core_time += s->act_core * dt;
+	s->allowed_time += s->nr_allowed * dt;
+	if (s->r->bins)
+		add_to_bins(s, s->r->bin_power_w, 1, 0, s->t_acc, now, s->p_now);
+	s->t_acc = now;
+}
+
+static void pu_busy_flip(struct sim *s, int pu, int busy)
+{
+	const struct ps_topo *t = s->t;
+	const struct ps_model *m = s->m;
+	int sign = busy ? 1 : -1, d;
+
+	account(s, s->now);
+	s->p_now += sign * (m->active_w[PS_LVL_PU] - m->idle_w[PS_LVL_PU]);
+	if (busy) {
+		s->pu[pu].busy_since = s->now;
+		bit_clr(s->idle_pu, pu);
+	} else {
+		s->r->pu_busy_s[pu] += s->now - s->pu[pu].busy_since;
+		if (s->r->bins)
+			add_to_bins(s, s->r->bin_busy, s->t->nr_pus, pu,
+				    s->pu[pu].busy_since, s->now, 1.0);
+		bit_set(s->idle_pu, pu);
+	}
+	for (d = t->pus[pu].dom; d >= 0; d = t->doms[d].parent) {
+		int before = s->dom_busy[d] > 0, after, l;
+
+		s->dom_busy[d] += sign;
+		after = s->dom_busy[d] > 0;
+		if (before == after)
+			break; /* ancestors see no change either */
+		for (l = 0; l < PS_LVL_PU; l++)
+			if (t->doms[d].types & (1u << l))
+				s->p_now += sign * (m->active_w[l] - m->idle_w[l]);
+		if (t->doms[d].types & (1u << PS_LVL_PACKAGE))
+			s->act_pkg += sign;
+		if (t->doms[d].types & (1u << PS_LVL_CORE))
+			s->act_core += sign;
+	}
+}
+
+static void core_sync(struct sim *s, int c)
+{
+	struct score *co = &s->core[c];
+	int p;
+
+	for (p = co->lo; p < co->hi; p++) {
+		int i;
+
+		for (i = s->pu[p].head; i >= 0; i = s->tk[i].next) {
+			struct stask *k = &s->tk[i];
+			double dt = s->now - k->last_t, done;
+
+			if (dt <= 0)
+				continue;
+			done = k->rate * dt;
+			if (done > k->work_left)
+				done = k->work_left;
+			k->work_left -= done;
+			s->r->work += done;
+			if (isfinite(k->work_left))
+				s->r->work_done_finite += done;
+			s->pu[p].work_iv += done;
+			k->cpu_iv += dt / s->pu[p].nr;
+			if (k->item >= 0)
+				s->item_cpu_iv[k->item] += dt / s->pu[p].nr;
+			k->last_t = s->now;
+		}
+	}
+}
+
+static int core_resched(struct sim *s, int c)
+{
+	struct score *co = &s->core[c];
+	double speed = smt_speed(s->m->smt_gain, co->nbusy), next = INFINITY;
+	int p;
+
+	for (p = co->lo; p < co->hi; p++) {
+		int i;
+
+		for (i = s->pu[p].head; i >= 0; i = s->tk[i].next) {
+			struct stask *k = &s->tk[i];
+
+			k->rate = speed / s->pu[p].nr;
+			if (isfinite(k->work_left)) {
+				double tc = s->now + k->work_left / k->rate;
+
+				if (tc < next)
+					next = tc;
+			}
+		}
+	}
+	if (next == co->pending_t)
+		return 0; /* the queued event is still right */
+	co->ver++;
+	co->pending_t = next;
+	if (isfinite(next))
+		return ps_evq_push(&s->q, next, EV_COMPLETE, c, co->ver);
+	return 0;
+}
+
+static void set_core_idle_bits(struct sim *s, int c, int idle)
+{
+	int p;
+
+	for (p = s->core[c].lo; p < s->core[c].hi; p++) {
+		if (idle)
+			bit_set(s->idle_core, p);
+		else
+			bit_clr(s->idle_core, p);
+	}
+}
+
+/* Runqueue insert/remove without rescheduling the core. */
+static void rq_add(struct sim *s, int i, int p)
+{
+	struct spu *u = &s->pu[p];
+	struct stask *k = &s->tk[i];
+
+	k->pu = p;
+	k->prevq = -1;
+	k->next = u->head;
+	if (u->head >= 0)
+		s->tk[u->head].prevq = i;
+	u->head = i;
+	k->last_t = s->now;
+	if (++u->nr == 1) {
+		pu_busy_flip(s, p, 1);
+		if (s->core[u->core].nbusy++ == 0)
+			set_core_idle_bits(s, u->core, 0);
+	} else if (u->nr == 2) {
+		s->n_over++;
+	}
+}
+
+static void rq_del(struct sim *s, int i)
+{
+	struct stask *k = &s->tk[i];
+	struct spu *u = &s->pu[k->pu];
+
+	if (k->prevq >= 0)
+		s->tk[k->prevq].next = k->next;
+	else
+		u->head = k->next;
+	if (k->next >= 0)
+		s->tk[k->next].prevq = k->prevq;
+	k->prev_pu = k->pu;
+	if (--u->nr == 0) {
+		pu_busy_flip(s, k->pu, 0);
+		if (--s->core[u->core].nbusy == 0)
+			set_core_idle_bits(s, u->core, 1);
+	} else if (u->nr == 1) {
+		s->n_over--;
+	}
+	k->pu = -1;
+}
+
+static int enqueue(struct sim *s, int i, int p)
+{
+	int c = s->pu[p].core;
+
+	core_sync(s, c);
+	rq_add(s, i, p);
+	return core_resched(s, c);
+}
+
+static int dequeue(struct sim *s, int i)
+{
+	int c = s->pu[s->tk[i].pu].core;
+
+	core_sync(s, c);
+	rq_del(s, i);
+	return core_resched(s, c);
+}
+
+static int migrate(struct sim *s, int i, int p)
+{
+	int r = dequeue(s, i);
+
+	s->r->migrations++;
+	return r ? r : enqueue(s, i, p);
+}
+
+static int least_loaded(const struct sim *s, int near)
+{
+	int best = -1, p;
+
+	if (near >= 0 && bit_get(s->allowed, near))
+		best = near;
+	for (p = 0; p < s->t->nr_pus; p++)
+		if (bit_get(s->allowed, p) && (best < 0 || s->pu[p].nr < s->pu[best].nr))
+			best = p;
+	return best;
+}
+
+static int legacy_level2(const struct sim *s)
+{
+	return s->cfg->pol.mode == PS_SIM_LEGACY &&
+	       (s->cfg->pol.mc == 2 || s->cfg->pol.smt == 2);
+}
+
+static int legacy_packs(const struct sim *s)
+{
+	return s->cfg->pol.mode == PS_SIM_LEGACY &&
+	       (s->cfg->pol.mc || s->cfg->pol.smt);
+}
+
+static int select_pu(const struct sim *s, int i)
+{
+	int prev = s->tk[i].prev_pu, p, k;
+
+	if (legacy_level2(s) && legacy_packs(s)) {
+		/* wake-up biasing: the first idle slot of the target order */
+		for (k = 0; k < s->nslot; k++)
+			if (s->pu[s->slot[k]].nr == 0)
+				return s->slot[k];
+	}
+	if (prev >= 0 && bit_get(s->allowed, prev) && bit_get(s->idle_core, prev))
+		return prev;
+	p = search(s, s->idle_core, prev);
+	if (p >= 0)
+		return p;
+	if (prev >= 0 && bit_get(s->allowed, prev) && bit_get(s->idle_pu, prev))
+		return prev;
+	p = search(s, s->idle_pu, prev);
+	if (p >= 0)
+		return p;
+	return least_loaded(s, prev);
+}
+
+static int wake(struct sim *s, int i)
+{
+	return enqueue(s, i, select_pu(s, i));
+}
+
+static void record_latency(struct sim *s, double v)
+{
+	if (s->nlat == s->caplat) {
+		long cap = s->caplat ? s->caplat * 2 : 4096;
+		double *p = realloc(s->lat, sizeof(double) * cap);
+
+		if (!p)
+			return; /* latency list stays as it is; counted below */
+		s->lat = p;
+		s->caplat = cap;
+	}
+	s->lat[s->nlat++] = v;
+}
+
+static int new_task(struct sim *s, int item, double work)
+{
+	int i;
+
+	if (s->free_head >= 0) {
+		i = s->free_head;
+		s->free_head = s->tk[i].free_next;
+	} else {
+		if (s->ntk == s->captk) {
+			int cap = s->captk * 2;
+			void *p = realloc(s->tk, sizeof(*s->tk) * cap);
+
+			if (!p)
+				return -1;
+			s->tk = p;
+			s->captk = cap;
+		}
+		i = s->ntk++;
+	}
+	memset(&s->tk[i], 0, sizeof(s->tk[i]));
+	s->tk[i].item = item;
+	s->tk[i].work_left = work;
+	s->tk[i].pu = s->tk[i].prev_pu = -1;
+	s->tk[i].release_t = s->now;
+	s->tk[i].free_next = -2; /* in use */
+	return i;
+}
+
+/* A task's pending work ran out. */
+static int complete(struct sim *s, int i)
+{
+	const struct ps_wl_item *it = &s->cfg->wl->items[s->tk[i].item];
+	int r = dequeue(s, i);
+
+	s->tk[i].work_left = 0;
+	if (it->kind == PS_WL_POISSON || it->kind == PS_WL_TRACE) {
+		record_latency(s, s->now - s->tk[i].release_t);
+		s->r->jobs_done++;
+	}
+	if (it->kind == PS_WL_POISSON) {
+		s->tk[i].free_next = s->free_head;
+		s->free_head = i;
+	}
+	return r;
+}
+
+static int on_complete(struct sim *s, int c)
+{
+	int p, r = 0, done[64], n = 0, more = 1;
+
+	core_sync(s, c);
+	while (more && !r) {
+		more = 0;
+		n = 0;
+		for (p = s->core[c].lo; p < s->core[c].hi; p++) {
+			int i;
+
+			for (i = s->pu[p].head; i >= 0; i = s->tk[i].next) {
+				double w = s->tk[i].work_left;
+
+				if (w <= 1e-12 && n < 64)
+					done[n++] = i;
+				else if (w <= 1e-12)
+					more = 1;
+			}
+		}
+		for (p = 0; p < n && !r; p++)
+			r = complete(s, done[p]);
+	}
+	if (!r && !n)
+		r = core_resched(s, c);
+	/* new-idle balance: an idle allowed PU pulls from one running two */
+	if (!r && s->n_over > 0 && !legacy_packs(s)) {
+		for (p = s->core[c].lo; p < s->core[c].hi && !r; p++) {
+			int from;
+
+			if (s->pu[p].nr || !bit_get(s->allowed, p))
+				continue;
+			for (from = 0; from < s->t->nr_pus; from++)
+				if (s->pu[from].nr >= 2)
+					break;
+			if (from < s->t->nr_pus)
+				r = migrate(s, s->pu[from].head, p);
+		}
+	}
+	return r;
+}
+
+static int on_periodic(struct sim *s, int i)
+{
+	const struct ps_wl_item *it = &s->cfg->wl->items[s->tk[i].item];
+	double w = it->duty * it->period;
+	int r = 0;
+
+	s->r->periods++;
+	if (s->tk[i].pu >= 0) {
+		int c = s->pu[s->tk[i].pu].core;
+
+		core_sync(s, c);
+		if (s->tk[i].work_left > 1e-9 * it->period) {
+			s->r->deadline_misses++;
+			s->misses_iv++;
+		}
+		s->tk[i].work_left += w;
+		r = core_resched(s, c);
+	} else {
+		s->tk[i].work_left = w;
+		r = wake(s, i);
+	}
+	s->r->work_given += w;
+	s->item_rel_iv[s->tk[i].item] += w;
+	if (!r)
+		r = ps_evq_push(&s->q, s->now + it->period, EV_PERIODIC, i, 0);
+	return r;
+}
+
+static int on_poisson(struct sim *s, int item)
+{
+	const struct ps_wl_item *it = &s->cfg->wl->items[item];
+	int i = new_task(s, item, it->size), r;
+
+	if (i < 0)
+		return -ENOMEM;
+	s->r->work_given += it->size;
+	s->item_rel_iv[item] += it->size;
+	r = wake(s, i);
+	if (!r)
+		r = ps_evq_push(&s->q, s->now - log(rnd(s)) / it->rate, EV_POISSON,
+				item, 0);
+	return r;
+}
+
+static int on_trace(struct sim *s, int item)
+{
+	const struct ps_wl_item *it = &s->cfg->wl->items[item];
+	int r = 0;
+
+	while (!r && s->trace_pos[item] < it->nev &&
+	       it->ev[s->trace_pos[item]].t <= s->now) {
+		const struct ps_trace_ev *e = &it->ev[s->trace_pos[item]++];
+		int i = s->item_base[item] + e->task;
+
+		s->r->work_given += e->work;
+		s->item_rel_iv[item] += e->work;
+		if (s->tk[i].pu >= 0) {
+			int c = s->pu[s->tk[i].pu].core;
+
+			core_sync(s, c);
+			s->tk[i].work_left += e->work;
+			r = core_resched(s, c);
+		} else {
+			s->tk[i].work_left = e->work;
+			s->tk[i].release_t = s->now;
+			r = wake(s, i);
+		}
+	}
+	if (!r && s->trace_pos[item] < it->nev)
+		r = ps_evq_push(&s->q, it->ev[s->trace_pos[item]].t, EV_TRACE, item, 0);
+	return r;
+}
+
+/* Stock periodic balance inside the allowed set. */
+static int balance_stock(struct sim *s)
+{
+	int moves = 0, c, r = 0, p;
+
+	/* a PU running two or more: give one to an idle core, else idle PU */
+	for (p = 0; p < s->t->nr_pus && s->n_over && !r && moves < 64; p++) {
+		int to;
+
+		if (s->pu[p].nr < 2)
+			continue;
+		to = search(s, s->idle_core, p);
+		if (to < 0)
+			to = search(s, s->idle_pu, p);
+		if (to < 0) {
+			int ll = least_loaded(s, p);
+
+			if (ll >= 0 && s->pu[ll].nr + 1 < s->pu[p].nr)
+				to = ll;
+		}
+		if (to >= 0) {
+			r = migrate(s, s->pu[p].head, to);
+			moves++;
+			p--; /* look at this PU again */
+		}
+	}
+	/* two busy siblings while a core is idle: spread */
+	for (c = 0; c < s->ncores && !r && moves < 64; c++) {
+		int to;
+
+		if (s->core[c].nbusy < 2)
+			continue;
+		to = search(s, s->idle_core, s->core[c].lo);
+		if (to < 0)
+			break;
+		for (p = s->core[c].hi - 1; p >= s->core[c].lo; p--)
+			if (s->pu[p].nr)
+				break;
+		r = migrate(s, s->pu[p].head, to);
+		moves++;
+	}
+	return r;
+}
+
+/* Legacy balance: move tasks toward the first R slots of the fill order. */
+static int balance_legacy(struct sim *s)
+{
+	int R = 0, p, k, r = 0, moves = 0;
+
+	for (p = 0; p < s->t->nr_pus; p++) {
+		R += s->pu[p].nr;
+		s->target[p] = 0;
+	}
+	for (k = 0; k < R; k++)
+		s->target[s->slot[k % s->nslot]]++;
+	for (p = 0; p < s->t->nr_pus && !r && moves < 64; p++) {
+		while (s->pu[p].nr > s->target[p] && !r) {
+			int to = -1, q;
+
+			for (k = 0; k < s->nslot; k++) {
+				q = s->slot[k];
+				if (s->pu[q].nr < s->target[q]) {
+					to = q;
+					break;
+				}
+			}
+			if (to < 0)
+				break;
+			r = migrate(s, s->pu[p].head, to);
+			moves++;
+		}
+	}
+	return r;
+}
+
+/* The legacy fill order: packages in order, each up to its capacity. */
+static int build_slots(struct sim *s)
+{
+	const struct ps_topo *t = s->t;
+	const struct ps_sim_policy *pol = &s->cfg->pol;
+	int *used = calloc(t->nr_pus, sizeof(int));
+	int d, n = 0, p, i;
+
+	s->slot = malloc(sizeof(int) * t->nr_pus);
+	s->target = malloc(sizeof(int) * t->nr_pus);
+	if (!used || !s->slot || !s->target) {
+		free(used);
+		return -ENOMEM;
+	}
+	for (d = 0; d < t->nr_doms; d++) {
+		const struct ps_domain *dom = &t->doms[d];
+		int cores = 0, smt_cores = 0, cap, sib, maxsib = 1;
+		long power = 0;
+
+		if (!(dom->types & (1u << PS_LVL_PACKAGE)))
+			continue;
+		for (p = dom->pu_lo; p < dom->pu_hi; p++) {
+			int k = t->pus[p].nr_siblings;
+
+			if (p == t->doms[t->pus[p].dom].pu_lo || k == 1) {
+				cores++;
+				smt_cores += k > 1;
+				power += k > 1 ? 1178 : 1024;
+			}
+			if (k > maxsib)
+				maxsib = k;
+		}
+		if (pol->smt >= 1 && pol->fixed)
+			cap = dom->nr_pus;
+		else if (pol->smt >= 1)
+			cap = (int)((power + 512) / 1024); /* DIV_ROUND_CLOSEST */
+		else
+			cap = cores;
+		(void)smt_cores;
+		/* siblings first (fixed smt), else one per core then siblings */
+		if (pol->smt >= 1 && pol->fixed) {
+			for (p = dom->pu_lo; p < dom->pu_hi && cap > 0; p++, cap--) {
+				s->slot[n++] = p;
+				used[p] = 1;
+			}
+		} else {
+			for (sib = 0; sib < maxsib && cap > 0; sib++)
+				for (p = dom->pu_lo; p < dom->pu_hi && cap > 0; p++)
+					if (p - t->doms[t->pus[p].dom].pu_lo == sib ||
+					    (t->pus[p].nr_siblings == 1 && sib == 0)) {
+						s->slot[n++] = p;
+						used[p] = 1;
+						cap--;
+					}
+		}
+	}
+	for (i = 0; i < t->nr_pus; i++) {
+		p = t->spread_order[i];
+		if (!used[p])
+			s->slot[n++] = p;
+	}
+	s->nslot = n;
+	free(used);
+	return 0;
+}
+
+static void apply_allowed(struct sim *s, const unsigned char *allowed)
+{
+	int p, changed = 0;
+
+	for (p = 0; p < s->t->nr_pus; p++)
+		if (bit_get(s->allowed, p) != !!allowed[p])
+			changed = 1;
+	if (!changed)
+		return;
+	account(s, s->now);
+	s->r->mask_changes++;
+	s->nr_allowed = 0;
+	for (p = 0; p < s->t->nr_pus; p++) {
+		if (allowed[p]) {
+			bit_set(s->allowed, p);
+			s->nr_allowed++;
+		} else {
+			bit_clr(s->allowed, p);
+		}
+	}
+}
+
+/* Tasks on PUs no longer allowed move, as a cpuset write makes them. */
+static int evict(struct sim *s)
+{
+	int p, r = 0;
+
+	for (p = 0; p < s->t->nr_pus && !r; p++)
+		while (!r && s->pu[p].nr && !bit_get(s->allowed, p)) {
+			int i = s->pu[p].head;
+
+			r = dequeue(s, i);
+			s->r->migrations++;
+			if (!r)
+				r = wake(s, i);
+		}
+	return r;
+}
+
+static int push_chunks(double *out, int n, int max, double total)
+{
+	while (total > 1e-6 && n < max) {
+		double c = total > 1.0 ? 1.0 : total;
+
+		out[n++] = c;
+		total -= c;
+	}
+	return n;
+}
+
+static int on_interval(struct sim *s)
+{
+	const struct ps_workload *wl = s->cfg->wl;
+	double dt = s->now - s->iv_start;
+	struct ps_power pw;
+	double op;
+	int c, i, n = 0, no = 0, r, p, it;
+
+	if (dt <= 0)
+		return 0;
+	for (c = 0; c < s->ncores; c++)
+		core_sync(s, c);
+	/* the model's energy of what ran, and the oracle's for what was asked */
+	for (p = 0; p < s->t->nr_pus; p++) {
+		s->pu_dem[p] = s->pu[p].work_iv / dt;
+		s->pu[p].work_iv = 0;
+	}
+	r = ps_power_eval(s->t, s->m, s->pu_dem, NULL, &pw);
+	if (r)
+		return r;
+	s->r->model_energy_j += pw.power_w * dt;
+
+	for (it = 0; it < wl->nitems; it++) {
+		const struct ps_wl_item *w = &wl->items[it];
+
+		if (w->kind == PS_WL_CPU) {
+			for (i = 0; i < w->n && no < s->cap_in; i++)
+				s->odem[no++] = 1.0;
+		} else if (w->kind == PS_WL_PERIODIC) {
+			for (i = 0; i < w->n && no < s->cap_in; i++)
+				s->odem[no++] = w->duty;
+		} else {
+			no = push_chunks(s->odem, no, s->cap_in, s->item_rel_iv[it] / dt);
+		}
+		s->item_rel_iv[it] = 0;
+	}
+	r = ps_oracle_power(s->oracle, s->odem, no, &op);
+	if (r)
+		return r;
+	s->r->oracle_energy_j += op * dt;
+	for (i = 0; i < no; i++)
+		s->r->oracle_work += s->odem[i] * dt;
+	s->r->model_work += pw.work * dt;
+	if (s->r->bins)
+		add_to_bins(s, s->r->bin_oracle_w, 1, 0, s->iv_start, s->now, op);
+
+	/* tracked utilization */
+	for (it = 0; it < wl->nitems; it++) {
+		const struct ps_wl_item *w = &wl->items[it];
+		int base = s->item_base[it];
+
+		if (w->kind == PS_WL_CPU || w->kind == PS_WL_PERIODIC ||
+		    w->kind == PS_WL_TRACE) {
+			int cnt = w->kind == PS_WL_TRACE ? w->ntrace_tasks : w->n;
+
+			for (i = base; i < base + cnt; i++) {
+				struct stask *k = &s->tk[i];
+				double smp = k->cpu_iv / dt;
+
+				k->util = smp > (k->util + smp) / 2 ? smp : (k->util + smp) / 2;
+				k->cpu_iv = 0;
+				if (k->util >= 0.005 && n < s->cap_in)
+					s->uin[n++] = k->util > 1 ? 1 : k->util;
+			}
+		} else {
+			n = push_chunks(s->uin, n, s->cap_in, s->item_cpu_iv[it] / dt);
+		}
+		s->item_cpu_iv[it] = 0;
+	}
+	for (i = 0; i < s->ntk; i++)
+		s->tk[i].cpu_iv = 0;
+	s->r->intervals++;
+
+	if (s->cfg->pol.mode == PS_SIM_POLICY) {
+		struct ps_decision *prev = &s->dec[s->cur], *out = &s->dec[!s->cur];
+
+		if (s->misses_iv) {
+			int want = 2 * s->nr_allowed;
+
+			s->floor_hold = s->floor_hold ? s->floor_hold * 2 : 10;
+			if (s->floor_hold > 10000)
+				s->floor_hold = 10000;
+			s->floor_pus = want > s->t->nr_pus ? s->t->nr_pus : want;
+			s->floor_left = s->floor_hold;
+		} else if (s->floor_left > 0 && --s->floor_left == 0) {
+			s->floor_pus = 0;
+		}
+		if (n > out->max_tasks)
+			n = out->max_tasks;
+		r = ps_policy_decide(s->t, s->cfg->pol.policy, s->uin, n, &s->params,
+				     s->r->intervals > 1 ? prev : NULL, out);
+		if (r)
+			return r;
+		if (s->floor_pus > out->nr_allowed && !out->overloaded) {
+			/* pressure: extend the pack-order prefix */
+			for (i = out->nr_allowed; i < s->floor_pus; i++)
+				out->allowed[s->t->pack_order[i]] = 1;
+			out->nr_allowed = s->floor_pus;
+		}
+		s->cur = !s->cur;
+		apply_allowed(s, out->allowed);
+		r = evict(s);
+		if (r)
+			return r;
+	}
+	s->misses_iv = 0;
+	s->iv_start = s->now;
+	/* k x interval, not now + interval: no drift past the end */
+	return ps_evq_push(&s->q, (s->r->intervals + 1) * s->cfg->interval,
+			   EV_INTERVAL, 0, 0);
+}
+
+static void take_snapshot(struct sim *s)
+{
+	int p;
+
+	s->r->snap_t = s->now;
+	for (p = 0; p < s->t->nr_pus; p++) {
+		struct ps_sim_snapshot_cpu *c = &s->r->snap[p];
+		int i, k = 0;
+
+		c->nr = s->pu[p].nr;
+		c->allowed = bit_get(s->allowed, p);
+		for (i = s->pu[p].head; i >= 0 && k < 8; i = s->tk[i].next)
+			c->tasks[k++] = i;
+		c->ntasks_listed = k;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double percentile(const double *v, long n, double q)
+{
+	long i;
+
+	if (n == 0)
+		return 0;
+	i = (long)ceil(q * n) - 1;
+	if (i < 0)
+		i = 0;
+	if (i >= n)
+		i = n - 1;
+	return v[i];
+}
+
+static int setup(struct sim *s)
+{
+	const struct ps_topo *t = s->t;
+	const struct ps_workload *wl = s->cfg->wl;
+	struct ps_sim_result *r = s->r;
+	int ntasks = 0, it, p, c, d, i, e;
+
+	for (it = 0; it < wl->nitems; it++) {
+		const struct ps_wl_item *w = &wl->items[it];
+
+		ntasks += w->kind == PS_WL_TRACE ? w->ntrace_tasks :
+			  w->kind == PS_WL_POISSON ? 0 : w->n;
+	}
+	s->captk = ntasks + 1024;
+	s->tk = calloc(s->captk, sizeof(*s->tk));
+	s->item_base = calloc(wl->nitems + 1, sizeof(int));
+	s->item_cpu_iv = calloc(wl->nitems + 1, sizeof(double));
+	s->item_rel_iv = calloc(wl->nitems + 1, sizeof(double));
+	s->trace_pos = calloc(wl->nitems + 1, sizeof(int));
+	s->pu = calloc(t->nr_pus, sizeof(*s->pu));
+	s->core = calloc(t->nr_pus, sizeof(*s->core));
+	s->nwords = (t->nr_pus + 63) / 64;
+	s->allowed = calloc(s->nwords, 8);
+	s->idle_pu = calloc(s->nwords, 8);
+	s->idle_core = calloc(s->nwords, 8);
+	s->dom_busy = calloc(t->nr_doms, sizeof(int));
+	s->pu_dem = calloc(t->nr_pus, sizeof(double));
+	r->pu_busy_s = calloc(t->nr_pus, sizeof(double));
+	r->snap = calloc(t->nr_pus, sizeof(*r->snap));
+	if (!s->tk || !s->item_base || !s->item_cpu_iv || !s->item_rel_iv ||
+	    !s->trace_pos || !s->pu || !s->core || !s->allowed || !s->idle_pu ||
+	    !s->idle_core || !s->dom_busy || !s->pu_dem || !r->pu_busy_s || !r->snap)
+		return -ENOMEM;
+	if (s->cfg->bins > 0) {
+		r->bins = s->cfg->bins;
+		s->bin_w = s->cfg->duration / r->bins;
+		r->bin_busy = calloc((size_t)r->bins * t->nr_pus, sizeof(double));
+		r->bin_power_w = calloc(r->bins, sizeof(double));
+		r->bin_oracle_w = calloc(r->bins, sizeof(double));
+		if (!r->bin_busy || !r->bin_power_w || !r->bin_oracle_w)
+			return -ENOMEM;
+	}
+	/* cores: runs of PUs sharing an innermost Core domain */
+	for (p = 0, c = 0; p < t->nr_pus; c++) {
+		int k = t->pus[p].nr_siblings > 1 ? t->pus[p].nr_siblings : 1;
+
+		s->core[c].lo = p;
+		s->core[c].hi = p + k;
+		s->core[c].pending_t = INFINITY;
+		for (i = p; i < p + k; i++)
+			s->pu[i].core = c;
+		p += k;
+	}
+	s->ncores = c;
+	for (p = 0; p < t->nr_pus; p++) {
+		s->pu[p].head = -1;
+		for (d = t->pus[p].dom; t->doms[d].parent > 0; d = t->doms[d].parent)
+			;
+		s->pu[p].top = d;
+		bit_set(s->allowed, p);
+		bit_set(s->idle_pu, p);
+		bit_set(s->idle_core, p);
+	}
+	s->nr_allowed = t->nr_pus;
+	/* all idle: every level at its idle watts */
+	s->p_now = t->nr_pus * s->m->idle_w[PS_LVL_PU];
+	for (d = 0; d < t->nr_doms; d++)
+		for (e = 0; e < PS_LVL_PU; e++)
+			if (t->doms[d].types & (1u << e))
+				s->p_now += s->m->idle_w[e];
+
+	s->free_head = -1;
+	s->cap_in = s->captk;
+	s->uin = malloc(sizeof(double) * s->cap_in);
+	s->odem = malloc(sizeof(double) * s->cap_in);
+	if (!s->uin || !s->odem)
+		return -ENOMEM;
+	if (ps_oracle_new(t, s->m, s->cap_in, &s->oracle))
+		return -ENOMEM;
+	if (s->cfg->pol.mode == PS_SIM_POLICY) {
+		if (ps_decision_init(&s->dec[0], t, s->cap_in) ||
+		    ps_decision_init(&s->dec[1], t, s->cap_in))
+			return -ENOMEM;
+		ps_policy_params_default(&s->params);
+	}
+	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
+		return -ENOMEM;
+	return ps_evq_init(&s->q, 4 * ntasks + 64);
+}
+
+static int start_tasks(struct sim *s)
+{
+	const struct ps_workload *wl = s->cfg->wl;
+	int it, i, r = 0;
+
+	for (it = 0; it < wl->nitems && !r; it++) {
+		const struct ps_wl_item *w = &wl->items[it];
+
+		s->item_base[it] = s->ntk;
+		switch (w->kind) {
+		case PS_WL_CPU:
+			for (i = 0; i < w->n && !r; i++) {
+				int k = new_task(s, it, INFINITY);
+
+				r = k < 0 ? -ENOMEM : wake(s, k);
+			}
+			break;
+		case PS_WL_PERIODIC:
+			for (i = 0; i < w->n && !r; i++) {
+				int k = new_task(s, it, 0);
+
+				if (k < 0)
+					return -ENOMEM;
+				/* phases spread over the period, from the seed */
+				r = ps_evq_push(&s->q, rnd(s) * w->period, EV_PERIODIC, k, 0);
+			}
+			break;
+		case PS_WL_POISSON:
+			r = ps_evq_push(&s->q, -log(rnd(s)) / w->rate, EV_POISSON, it, 0);
+			break;
+		case PS_WL_TRACE:
+			for (i = 0; i < w->ntrace_tasks; i++)
+				if (new_task(s, it, 0) < 0)
+					return -ENOMEM;
+			if (w->nev)
+				r = ps_evq_push(&s->q, w->ev[0].t, EV_TRACE, it, 0);
+			break;
+		}
+	}
+	return r;
+}
+
+static void teardown(struct sim *s)
+{
+	free(s->tk);
+	free(s->item_base);
+	free(s->item_cpu_iv);
+	free(s->item_rel_iv);
+	free(s->trace_pos);
+	free(s->pu);
+	free(s->core);
+	free(s->allowed);
+	free(s->idle_pu);
+	free(s->idle_core);
+	free(s->dom_busy);
+	free(s->pu_dem);
+	free(s->uin);
+	free(s->odem);
+	free(s->slot);
+	free(s->target);
+	free(s->lat);
+	ps_oracle_free(s->oracle);
+	ps_decision_fini(&s->dec[0]);
+	ps_decision_fini(&s->dec[1]);
+	ps_evq_fini(&s->q);
+}
+
+static void finish(struct sim *s)
+{
+	struct ps_sim_result *r = s->r;
+	const double D = s->cfg->duration;
+	int c, p, i;
+
+	s->now = D;
+	for (c = 0; c < s->ncores; c++)
+		core_sync(s, c);
+	account(s, D);
+	for (p = 0; p < s->t->nr_pus; p++)
+		if (s->pu[p].nr) {
+			r->pu_busy_s[p] += D - s->pu[p].busy_since;
+			if (r->bins)
+				add_to_bins(s, r->bin_busy, s->t->nr_pus, p,
+					    s->pu[p].busy_since, D, 1.0);
+		}
+	for (i = 0; i < s->ntk; i++)
+		if (s->tk[i].free_next == -2 && isfinite(s->tk[i].work_left))
+			r->work_left += s->tk[i].work_left;
+	r->power_w = r->energy_j / D;
+	r->throughput = r->work / D;
+	r->demand = r->work_given;
+	for (i = 0; i < s->cfg->wl->nitems; i++)
+		if (s->cfg->wl->items[i].kind == PS_WL_CPU)
+			r->demand += s->cfg->wl->items[i].n * D;
+	r->oracle_power_w = r->oracle_energy_j / D;
+	if (r->model_work > 0 && r->oracle_work > 0 && r->oracle_energy_j > 0)
+		r->vs_oracle_pct = 100.0 * ((r->model_energy_j / r->model_work) /
+					    (r->oracle_energy_j / r->oracle_work) - 1);
+	r->mean_active_packages = s->pkg_time / D;
+	r->mean_active_cores = s->core_time / D;
+	r->mean_allowed_pus = s->allowed_time / D;
+	if (s->nlat)
+		qsort(s->lat, s->nlat, sizeof(double), cmp_double);
+	r->latency_p50_ms = 1e3 * percentile(s->lat, s->nlat, 0.50);
+	r->latency_p99_ms = 1e3 * percentile(s->lat, s->nlat, 0.99);
+	r->latency_max_ms = s->nlat ? 1e3 * s->lat[s->nlat - 1] : 0;
+	for (p = 0; r->bins && p < r->bins; p++) {
+		int q;
+
+		r->bin_power_w[p] /= s->bin_w;
+		r->bin_oracle_w[p] /= s->bin_w;
+		for (q = 0; q < s->t->nr_pus; q++)
+			r->bin_busy[(size_t)p * s->t->nr_pus + q] /= s->bin_w;
+	}
+}
+
+int ps_sim_run(const struct ps_sim_config *cfg, struct ps_sim_result *res)
+{
+	struct sim s;
+	struct ps_ev e;
+	int r, snapped = 0;
+	double next_progress = 0;
+
+	if (!cfg || !cfg->topo || !cfg->model || !cfg->wl || !(cfg->duration > 0) ||
+	    !(cfg->interval > 0) || !(cfg->balance > 0) || cfg->bins < 0 ||
+	    (cfg->pol.mode == PS_SIM_POLICY && cfg->pol.policy == PS_POLICY_AUTO))
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	memset(&s, 0, sizeof(s));
+	s.cfg = cfg;
+	s.t = cfg->topo;
+	s.m = cfg->model;
+	s.r = res;
+	s.rng = cfg->seed;
+	r = setup(&s);
+	if (!r)
+		r = start_tasks(&s);
+	if (!r)
+		r = ps_evq_push(&s.q, cfg->interval, EV_INTERVAL, 0, 0);
+	if (!r)
+		r = ps_evq_push(&s.q, cfg->balance, EV_BALANCE, 0, 0);
+	if (!r && cfg->snapshot >= 0 && cfg->snapshot <= cfg->duration)
+		r = ps_evq_push(&s.q, cfg->snapshot, EV_SNAPSHOT, 0, 0);
+	while (!r && !ps_evq_pop(&s.q, &e)) {
+		if (e.t > cfg->duration)
+			break;
+		s.now = e.t;
+		res->events++;
+		switch (e.type) {
+		case EV_PERIODIC: r = on_periodic(&s, e.a); break;
+		case EV_POISSON: r = on_poisson(&s, e.a); break;
+		case EV_TRACE: r = on_trace(&s, e.a); break;
+		case EV_COMPLETE:
+			if (e.ver == s.core[e.a].ver) {
+				s.core[e.a].pending_t = INFINITY;
+				r = on_complete(&s, e.a);
+			}
+			break;
+		case EV_BALANCE:
+			r = legacy_packs(&s) ? balance_legacy(&s) : balance_stock(&s);
+			if (!r)
+				r = ps_evq_push(&s.q, s.now + cfg->balance, EV_BALANCE, 0, 0);
+			break;
+		case EV_INTERVAL: r = on_interval(&s); break;
+		case EV_SNAPSHOT:
+			take_snapshot(&s);
+			snapped = 1;
+			break;
+		}
+		if (cfg->progress && s.now >= next_progress) {
+			cfg->progress(s.now / cfg->duration, cfg->progress_arg);
+			next_progress = s.now + cfg->duration / 100;
+		}
+	}
+	if (!r && cfg->duration - s.iv_start > 1e-9) {
+		s.now = cfg->duration; /* the last, partial interval */
+		r = on_interval(&s);
+	}
+	if (!r) {
+		finish(&s);
+		if (!snapped)
+			take_snapshot(&s);
+	}
+	teardown(&s);
+	if (r)
+		ps_sim_result_free(res);
+	return r;
+}
+
+void ps_sim_result_free(struct ps_sim_result *res)
+{
+	free(res->pu_busy_s);
+	free(res->snap);
+	free(res->bin_busy);
+	free(res->bin_power_w);
+	free(res->bin_oracle_w);
+	res->pu_busy_s = NULL;
+	res->snap = NULL;
+	res->bin_busy = res->bin_power_w = res->bin_oracle_w = NULL;
+}

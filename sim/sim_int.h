@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal to sim/: the event queue and the oracle. */
+#ifndef PS_SIM_INT_H
+#define PS_SIM_INT_H
+
+#include "ps/sim.h"
+
+struct ps_ev {
+	double t;
+	unsigned long long seq; /* FIFO among equal times */
+	int type;
+	int a;
+	unsigned ver;
+};
+
+struct ps_evq {
+	struct ps_ev *h;
+	int n, cap;
+	unsigned long long seq;
+};
+
+int ps_evq_init(struct ps_evq *q, int cap);
+void ps_evq_fini(struct ps_evq *q);
+int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver);
+/* Pop the earliest event (ties: first pushed). Return: 0, or -1 if empty. */
+int ps_evq_pop(struct ps_evq *q, struct ps_ev *out);
+
+/*
+ * The lowest modeled power, over a family of candidate placements, that
+ * delivers a per-task demand (each in (0,1]): for each of three PU orders
+ * (pack, spread, and depth-first with siblings first), every prefix size k,
+ * tasks first-fit-decreasing into the k PUs at fill 1.0. A candidate that
+ * delivers at least 99.9% of the demand qualifies; if none does, the one
+ * that delivers most. Return: 0, -ENOMEM.
+ */
+struct ps_oracle;
+int ps_oracle_new(const struct ps_topo *t, const struct ps_model *m,
+		  int max_tasks, struct ps_oracle **out);
+void ps_oracle_free(struct ps_oracle *o);
+int ps_oracle_power(struct ps_oracle *o, const double *demand, int n,
+		    double *power_w);
+
+#endif

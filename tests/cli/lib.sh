@@ -1,0 +1,22 @@
+# Shared by the CLI test scripts: sourced after PS (the binary) is set.
+# Counters, a scratch directory removed on exit, and expect_err.
+fail=0
+pass=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# expect_err NEEDLE ARGS...: exit 2, one line on stderr naming NEEDLE, no stdout
+expect_err() {
+	needle=$1; shift
+	"$PS" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne 2 ]; then bad "exit $rc, not 2: $*"; return; fi
+	if [ "$lines" -ne 1 ]; then bad "$lines lines on stderr: $*"; cat "$tmp/err"; return; fi
+	if ! grep -qF -- "$needle" "$tmp/err"; then bad "error does not name '$needle': $(cat "$tmp/err")"; return; fi
+	if [ -s "$tmp/out" ]; then bad "stdout not empty on error: $*"; return; fi
+	ok
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The simulator: event order, determinism, conservation of work, the seeds'
+ * experiment under every mode, and the workload and trace parsers.
+ */
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "ps/sim.h"
+#include "sim_int.h"
+
+static void test_event_order(void **state)
+{
+	struct ps_evq q;
+	struct ps_ev e;
+	double last = -1;
+	int i, n = 0, prev_a = -1;
+
+	(void)state;
+	assert_int_equal(ps_evq_init(&q, 2), 0);
+	/* out of order, with ties at t = 5 pushed as a = 100, 101, 102 */
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(ps_evq_push(&q, (i * 7919) % 1000 / 10.0, 0, i, 0), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(ps_evq_push(&q, 5.0, 1, 100 + i, 0), 0);
+	while (!ps_evq_pop(&q, &e)) {
+		assert_true(e.t >= last);
+		if (e.type == 1) {
+			assert_true(e.a > prev_a); /* FIFO among equal times */
+			prev_a = e.a;
+		}
+		last = e.t;
+		n++;
+	}
+	assert_int_equal(n, 1003);
+	assert_int_equal(prev_a, 102);
+	ps_evq_fini(&q);
+}
+
+struct world {
+	struct ps_topo *t;
+	struct ps_model m;
+	struct ps_workload w;
+	struct ps_sim_config c;
+	struct ps_sim_result r;
+};
+
+static void run(struct world *x, const char *topo, const char *wl,
+		const char *pol, double dur)
+{
+	char err[256], why[160];
+
+	x->t = load_topo(topo);
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &x->m, err, sizeof(err)), 0);
+	ps_topo_set_smt_gain(x->t, x->m.smt_gain);
+	if (ps_workload_parse(wl, &x->w, err, sizeof(err)))
+		fail_msg("workload %s: %s", wl, err);
+	memset(&x->c, 0, sizeof(x->c));
+	assert_int_equal(ps_sim_policy_parse(pol, "/nonexistent", &x->c.pol, why,
+					     sizeof(why), err, sizeof(err)), 0);
+	x->c.topo = x->t;
+	x->c.model = &x->m;
+	x->c.wl = &x->w;
+	x->c.duration = dur;
+	x->c.interval = 0.1;
+	x->c.balance = 0.004;
+	x->c.snapshot = dur * 0.9;
+	x->c.seed = 42;
+	x->c.bins = 50;
+	assert_int_equal(ps_sim_run(&x->c, &x->r), 0);
+}
+
+static void done(struct world *x)
+{
+	ps_sim_result_free(&x->r);
+	ps_workload_free(&x->w);
+	ps_topo_free(x->t);
+}
+
+/* The seeds' experiment: 16 CPU-bound threads on 2 x 8 x 2. */
+static void seeds(const char *pol, int want_pkg0, int want_pkg1, int max_per_core)
+{
+	struct world x;
+	int pk[2] = { 0 }, core[16] = { 0 }, p, mx = 0;
+
+	run(&x, "pack:2 core:8 pu:2", "cpu:16", pol, 3.0);
+	for (p = 0; p < 32; p++) {
+		pk[x.t->pus[p].package] += x.r.snap[p].nr;
+		core[x.t->pus[p].core] += x.r.snap[p].nr;
+	}
+	for (p = 0; p < 16; p++)
+		if (core[p] > mx)
+			mx = core[p];
+	if (pk[0] != want_pkg0 || pk[1] != want_pkg1 || mx != max_per_core)
+		fail_msg("%s: packages %d+%d, at most %d per core; want %d+%d, %d",
+			 pol, pk[0], pk[1], mx, want_pkg0, want_pkg1, max_per_core);
+	done(&x);
+}
+
+static void test_seeds_experiment(void **state)
+{
+	(void)state;
+	seeds("performance", 8, 8, 1);
+	seeds("kernel", 8, 8, 1);
+	seeds("legacy:mc=0,smt=0", 8, 8, 1);
+	/* broken: a package holds DIV_ROUND_CLOSEST(8 x 1178, 1024) = 9 */
+	seeds("legacy:mc=0,smt=1", 9, 7, 2);
+	seeds("legacy:mc=2,smt=2", 9, 7, 2);
+	/* smt=0: siblings are not slots, one per core: spread */
+	seeds("legacy:mc=1,smt=0", 8, 8, 1);
+	seeds("legacy:mc=0,smt=1,fixed", 16, 0, 2);
+	seeds("power", 16, 0, 2);
+}
+
+static void test_power_saves_with_cost(void **state)
+{
+	struct world a, b;
+
+	(void)state;
+	run(&a, "pack:2 core:8 pu:2", "cpu:16", "performance", 3.0);
+	run(&b, "pack:2 core:8 pu:2", "cpu:16", "power", 3.0);
+	assert_true(b.r.power_w < 0.8 * a.r.power_w);
+	assert_true(b.r.work < a.r.work); /* and it costs work */
+	assert_float_equal(a.r.work, 16 * 3.0, 1e-6);
+	assert_float_equal(a.r.power_w, 275.0, 1e-6);
+	done(&a);
+	done(&b);
+}
+
+static void test_determinism(void **state)
+{
+	struct world a, b;
+	int p;
+
+	(void)state;
+	run(&a, "pack:2 core:4 pu:2", "periodic:6:0.3:10ms+poisson:300/s:1ms",
+	    "power", 2.0);
+	run(&b, "pack:2 core:4 pu:2", "periodic:6:0.3:10ms+poisson:300/s:1ms",
+	    "power", 2.0);
+	assert_true(a.r.energy_j == b.r.energy_j);
+	assert_true(a.r.latency_p99_ms == b.r.latency_p99_ms);
+	assert_int_equal(a.r.events, b.r.events);
+	assert_int_equal(a.r.migrations, b.r.migrations);
+	for (p = 0; p < a.t->nr_pus; p++)
+		assert_true(a.r.pu_busy_s[p] == b.r.pu_busy_s[p]);
+	done(&a);
+	done(&b);
+	/* another seed, another run */
+	run(&a, "pack:2 core:4 pu:2", "poisson:300/s:1ms", "power", 2.0);
+	a.c.seed = 43;
+	ps_sim_result_free(&a.r);
+	assert_int_equal(ps_sim_run(&a.c, &a.r), 0);
+	run(&b, "pack:2 core:4 pu:2", "poisson:300/s:1ms", "power", 2.0);
+	assert_true(a.r.events != b.r.events || a.r.energy_j != b.r.energy_j);
+	done(&a);
+	done(&b);
+}
+
+/* Work done plus work left equals work given, for every mode. */
+static void test_conservation(void **state)
+{
+	static const char *const pols[] = { "performance", "power", "kernel",
+					     "legacy:mc=2,smt=1" };
+	char path[] = "/tmp/ps-trace-XXXXXX";
+	char wl[128];
+	FILE *f;
+	int fd, k;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "# time task run work\n0 0 run 5ms\n1ms 1 run 20ms\n2ms 0 run 1ms\n"
+		   "500ms 7 run 3s\n");
+	fclose(f);
+	snprintf(wl, sizeof(wl), "periodic:20:0.45:7ms+poisson:900/s:3ms+trace:%s", path);
+	for (k = 0; k < 4; k++) {
+		struct world x;
+		double rel;
+
+		run(&x, "pack:2 core:4 pu:2", wl, pols[k], 1.5);
+		rel = fabs(x.r.work_done_finite + x.r.work_left - x.r.work_given) /
+		      x.r.work_given;
+		if (rel > 1e-9)
+			fail_msg("%s: done %.9f + left %.9f != given %.9f", pols[k],
+				 x.r.work_done_finite, x.r.work_left, x.r.work_given);
+		/* the 3 s trace job cannot finish in 1 s: some work is left */
+		assert_true(x.r.work_left > 0.9);
+		assert_true(x.r.jobs_done > 1000);
+		done(&x);
+	}
+	unlink(path);
+}
+
+/* Energy is the integral of power: an idle machine draws its idle watts. */
+static void test_idle_energy(void **state)
+{
+	struct world x;
+
+	(void)state;
+	run(&x, "pack:2 core:8 pu:2", "trace:/dev/null", "power", 10.0);
+	/* idle: 32 x 0 + 16 x 0.1 + 2 x 10 + 70 = 91.6 W */
+	assert_float_equal(x.r.power_w, 91.6, 1e-9);
+	assert_float_equal(x.r.energy_j, 916.0, 1e-6);
+	assert_float_equal(x.r.work, 0, 0);
+	done(&x);
+}
+
+/* A periodic task alone never misses; 3 at 100% on one PU do. */
+static void test_deadlines(void **state)
+{
+	struct world x;
+
+	(void)state;
+	run(&x, "pack:1 core:4 pu:1", "periodic:3:0.5:10ms", "performance", 1.0);
+	assert_int_equal(x.r.deadline_misses, 0);
+	assert_true(x.r.periods >= 297 && x.r.periods <= 300);
+	done(&x);
+	run(&x, "pack:1 core:1 pu:1", "periodic:3:0.5:10ms", "performance", 1.0);
+	assert_true(x.r.deadline_misses > 200);
+	done(&x);
+}
+
+static void expect_wl_error(const char *s, const char *needle)
+{
+	struct ps_workload w;
+	char err[320] = "";
+
+	assert_int_not_equal(ps_workload_parse(s, &w, err, sizeof(err)), 0);
+	if (!strstr(err, needle))
+		fail_msg("'%s': error '%s' does not name '%s'", s, err, needle);
+}
+
+static void test_workload_errors(void **state)
+{
+	(void)state;
+	expect_wl_error("", "empty");
+	expect_wl_error("gpu:4", "unknown kind 'gpu'");
+	expect_wl_error("cpu:0", "'cpu:0'");
+	expect_wl_error("cpu:x", "'cpu:x'");
+	expect_wl_error("cpu:4+", "empty item");
+	expect_wl_error("cpu:4++cpu:2", "empty item");
+	expect_wl_error("periodic:8:1.5:10ms", "'periodic:8:1.5:10ms'");
+	expect_wl_error("periodic:8:0.3:10", "'periodic:8:0.3:10'");
+	expect_wl_error("periodic:8:0.3", "'periodic:8:0.3'");
+	expect_wl_error("periodic:8:0.3:-10ms", "'periodic:8:0.3:-10ms'");
+	expect_wl_error("poisson:200:2ms", "'poisson:200:2ms'");
+	expect_wl_error("poisson:200/s:0ms", "'poisson:200/s:0ms'");
+	expect_wl_error("trace:/nonexistent/t", "/nonexistent/t");
+	expect_wl_error("trace:", "no file");
+	expect_wl_error("cpu:100001", "'cpu:100001'");
+}
+
+static void expect_trace_error(const char *text, const char *needle)
+{
+	struct ps_wl_item it;
+	char err[320] = "";
+
+	assert_int_equal(ps_trace_parse(text, "t.trace", &it, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("error '%s' does not name '%s'", err, needle);
+}
+
+static void test_trace(void **state)
+{
+	struct ps_wl_item it;
+	char err[320];
+
+	(void)state;
+	assert_int_equal(ps_trace_parse("# c\n\n0 3 run 1ms\n 2ms 1 run 1.5s # x\n",
+					"t", &it, err, sizeof(err)), 0);
+	assert_int_equal(it.nev, 2);
+	assert_int_equal(it.ntrace_tasks, 4);
+	assert_float_equal(it.ev[1].t, 0.002, 1e-15);
+	assert_float_equal(it.ev[1].work, 1.5, 0);
+	free(it.ev);
+	expect_trace_error("0 1 run 1ms\n5ms 1 sleep 1ms\n", "line 2");
+	expect_trace_error("0 1 run 1ms\n5ms 1 run\n", "line 2");
+	expect_trace_error("5ms 1 run 1ms\n1ms 1 run 1ms\n", "line 2: time '1ms' goes backwards");
+	expect_trace_error("x 1 run 1ms\n", "line 1: bad time 'x'");
+	expect_trace_error("1ms 70000 run 1ms\n", "bad task '70000'");
+	expect_trace_error("1ms -1 run 1ms\n", "bad task '-1'");
+	expect_trace_error("\n\n1ms 1 run 0ms\n", "line 3: bad work '0ms'");
+	expect_trace_error("1ms 1 run 1ms extra\n", "line 1");
+}
+
+static void test_durations(void **state)
+{
+	double d;
+
+	(void)state;
+	assert_int_equal(ps_duration_parse("10ms", &d), 0);
+	assert_float_equal(d, 0.01, 1e-15);
+	assert_int_equal(ps_duration_parse("1h", &d), 0);
+	assert_float_equal(d, 3600, 0);
+	assert_int_equal(ps_duration_parse("250us", &d), 0);
+	assert_int_equal(ps_duration_parse("0s", &d), -EINVAL);
+	assert_int_equal(ps_duration_parse("-1s", &d), -EINVAL);
+	assert_int_equal(ps_duration_parse("10", &d), -EINVAL);
+	assert_int_equal(ps_duration_parse("10 ms", &d), -EINVAL);
+	assert_int_equal(ps_duration_parse("1e3s", &d), -EINVAL);
+}
+
+static void test_policy_names(void **state)
+{
+	struct ps_sim_policy p;
+	char err[256], why[64];
+
+	(void)state;
+	assert_int_equal(ps_sim_policy_parse("legacy:mc=2,smt=1,fixed", "/", &p, why,
+					     sizeof(why), err, sizeof(err)), 0);
+	assert_int_equal(p.mode, PS_SIM_LEGACY);
+	assert_int_equal(p.mc, 2);
+	assert_int_equal(p.smt, 1);
+	assert_int_equal(p.fixed, 1);
+	assert_int_equal(ps_sim_policy_parse("legacy:mc=3,smt=1", "/", &p, why,
+					     sizeof(why), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'mc=3'"));
+	assert_int_equal(ps_sim_policy_parse("legacy:mc=1", "/", &p, why,
+					     sizeof(why), err, sizeof(err)), -EINVAL);
+	assert_int_equal(ps_sim_policy_parse("turbo", "/", &p, why, sizeof(why), err,
+					     sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'turbo'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_event_order),
+		cmocka_unit_test(test_seeds_experiment),
+		cmocka_unit_test(test_power_saves_with_cost),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_idle_energy),
+		cmocka_unit_test(test_deadlines),
+		cmocka_unit_test(test_workload_errors),
+		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_policy_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
