@@ -71,8 +71,9 @@ static void print_snapshot_text(const struct ps_topo *t, const struct run *r)
 {
 	int p, prev_pkg = -2;
 
-	printf("\ncpu table at t=%.3f s (%s)\n%7s %5s %5s %10s  %s\n", r->res.snap_t,
-	       r->pol.name, "package", "core", "cpu", "nr_running", "tasks");
+	printf("\ncpu table at t=%.3f s (%s); busy: PU time used over the run\n"
+	       "%7s %5s %5s %10s %9s  %s\n", r->res.snap_t, r->pol.name, "package",
+	       "core", "cpu", "nr_running", "busy_s", "tasks");
 	for (p = 0; p < t->nr_pus; p++) {
 		const struct ps_sim_snapshot_cpu *c = &r->res.snap[p];
 		int k;
@@ -80,8 +81,9 @@ static void print_snapshot_text(const struct ps_topo *t, const struct run *r)
 		if (t->pus[p].package != prev_pkg && p)
 			printf("\n");
 		prev_pkg = t->pus[p].package;
-		printf("%7d %5d %5u %9d%c ", t->pus[p].package, t->pus[p].core,
-		       t->pus[p].os_index, c->nr, c->allowed ? ' ' : 'x');
+		printf("%7d %5d %5u %9d%c %9.3f ", t->pus[p].package, t->pus[p].core,
+		       t->pus[p].os_index, c->nr, c->allowed ? ' ' : 'x',
+		       r->res.pu_busy_s[p]);
 		for (k = 0; k < c->ntasks_listed; k++)
 			printf(" %d", c->tasks[k]);
 		if (c->nr > c->ntasks_listed)
