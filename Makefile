@@ -1,5 +1,6 @@
 # powersched: plain GNU make. `make` builds build/powersched; `make check`
-# runs every test (unit, ASan+UBSan unit, CLI, fuzz smoke); `make demo` is the
+# runs every test (unit, ASan+UBSan unit, CLI, fuzz smoke, the live tests in
+# QEMU); `make demo` is the
 # main job; `make bench` prints speed figures.
 
 B ?= build
@@ -20,7 +21,7 @@ endif
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm $(LDLIBS)
 
-LIB_SRC := $(wildcard lib/*.c sim/*.c)
+LIB_SRC := $(wildcard lib/*.c sim/*.c live/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 MODELS := $(sort $(wildcard models/*.model))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o) $(B)/models_builtin.o
@@ -33,10 +34,10 @@ FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 FUZZ_SECONDS ?= 15
 
-.PHONY: all unit unit-asan check cli-test demo bench fuzz fuzz-smoke clean format
+.PHONY: all unit unit-asan check cli-test vm-test demo bench fuzz fuzz-smoke clean format
 all: $(B)/powersched
 
-$(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h cli/*.h)
+$(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h live/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
@@ -79,9 +80,15 @@ cli-test: export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
 cli-test: $(B)/powersched
 	sh tests/cli/run.sh $(B)/powersched
 	sh tests/cli/sim.sh $(B)/powersched
+	sh tests/cli/live.sh $(B)/powersched
 
-bench: $(BENCH_BIN)
-	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b; done
+# the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology
+vm-test: $(B)/powersched
+	sh tests/vm/run-all.sh $(B)/powersched
+
+# bench_live runs powersched itself: it gets the binary's path
+bench: $(BENCH_BIN) $(B)/powersched
+	@set -e; for b in $(BENCH_BIN); do echo "== $$b"; $$b $(B)/powersched; done
 
 # libFuzzer harnesses, built with clang against the library sources.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -107,6 +114,7 @@ check:
 	$(MAKE) unit-asan
 	$(MAKE) cli-test
 	$(MAKE) fuzz-smoke
+	$(MAKE) vm-test
 	$(MAKE) bench
 	@echo "check: all tests passed"
 

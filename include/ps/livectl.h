@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DOC: the live controller
+ *
+ * One context, no globals. ps_live_open() puts back what an earlier,
+ * killed powersched left in the state directory, reads the topology and
+ * starts a journal; ps_live_step() is one interval: scan the managed
+ * threads, track their utilization, decide with the policy, apply the
+ * allowed set (cgroup v2 cpuset or affinity), account energy, write the
+ * state file; ps_live_close() puts every thread and cgroup back as it was
+ * and removes the journal.
+ */
+#ifndef PS_LIVECTL_H
+#define PS_LIVECTL_H
+
+#include <sys/types.h>
+
+#include "ps/live.h"
+#include "ps/policy.h"
+#include "ps/power.h"
+
+enum ps_live_backend {
+	PS_BACKEND_AUTO,
+	PS_BACKEND_CGROUP,
+	PS_BACKEND_AFFINITY,
+};
+
+struct ps_live_cfg {
+	const char *root;        /* "/" */
+	const char *state_dir;   /* "/run/powersched" */
+	const char *name;        /* "run" or "daemon": state file name */
+	enum ps_policy policy;   /* may be auto: re-resolved every interval */
+	double interval_s;
+	enum ps_live_backend backend;
+	int max_changes;         /* per minute */
+	const struct ps_model *model;
+	int dry_run;             /* decide and log, change nothing */
+	int verbose;             /* log every interval, not only changes */
+	int whole_system;        /* daemon: every eligible thread */
+	const char *const *include_comm; /* NULL-terminated; NULL: all */
+	const char *const *exclude_comm;
+	const char *const *exclude_cgroup; /* cgroup path prefixes */
+	void (*log)(void *arg, const char *msg);
+	void *log_arg;
+};
+
+struct ps_live;
+
+/** ps_live_open() - recover stale journals, read the topology, start ours.
+ * Return: 0, -errno (the state directory cannot be made, no topology). */
+int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out);
+
+/** ps_live_prepare_child() - for run: the cgroup a child will join, made
+ * now (cgroup backend), so the child can enter it before exec.
+ * @procs_path: receives the cgroup.procs path, or "" for affinity. */
+int ps_live_prepare_child(struct ps_live *l, char *procs_path, size_t len);
+
+/** ps_live_child_reset() - in the child, before exec: give back what
+ * ps_live_open() changed in the process (the open-files soft limit). */
+void ps_live_child_reset(const struct ps_live *l);
+
+/** ps_live_set_child() - for run: manage this process and its descendants */
+int ps_live_set_child(struct ps_live *l, pid_t pid);
+
+/** ps_live_step() - one interval; now_s from CLOCK_MONOTONIC. */
+int ps_live_step(struct ps_live *l, double now_s);
+
+/** ps_live_reconfigure() - a new configuration (SIGHUP); same state dir */
+int ps_live_reconfigure(struct ps_live *l, const struct ps_live_cfg *cfg);
+
+struct ps_live_summary {
+	double wall_s;
+	double energy_j;
+	int energy_measured;     /* 1: RAPL, 0: modeled from /proc/stat */
+	double mean_packages;
+	double mean_cores;
+	int mask_changes;
+	int intervals;
+	int threads_seen;
+	const char *backend;
+	char policy_why[200];
+};
+
+/** ps_live_summary() - figures so far */
+void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s);
+
+/** ps_live_close() - restore everything, remove journal and state file */
+void ps_live_close(struct ps_live *l);
+
+#endif

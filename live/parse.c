@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: parsers and pure helpers of the live side
+ *
+ * /proc stat and schedstat lines, CPU lists, journal lines, the decayed
+ * utilization and the mask-change rate limit. No I/O here.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ps/live.h"
+
+#define PF_KTHREAD_FLAG 0x00200000UL /* include/linux/sched.h */
+
+int ps_live_parse_stat(const char *text, struct ps_live_stat *out)
+{
+	const char *open = strchr(text, '('), *close = strrchr(text, ')');
+	const char *p;
+	char *end;
+	unsigned long long v;
+	int field;
+	size_t n;
+
+	if (!open || !close || close < open)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || end == text || v == 0 || v > 0x7fffffff)
+		return -EINVAL;
+	out->tid = (pid_t)v;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, open + 1, n);
+	out->comm[n] = '\0';
+	p = close + 1;
+	if (*p != ' ' || !p[1])
+		return -EINVAL;
+	out->state = p[1];
+	p += 2;
+	/* fields 4.. are numbers separated by single spaces */
+	for (field = 4; field <= 41 && *p; field++) {
+		if (*p != ' ')
+			return -EINVAL;
+		p++;
+		errno = 0;
+		v = strtoull(p, &end, 10);
+		if (*p == '-') /* a few fields may be negative: skip them */
+			v = 0, end = (char *)p + strspn(p, "-0123456789");
+		else if (errno || end == p)
+			return -EINVAL;
+		switch (field) {
+		case 4: out->ppid = (pid_t)v; break;
+		case 9: out->flags = (unsigned long)v; break;
+		case 20: out->nr_threads = (int)v; break;
+		case 22: out->starttime = v; break;
+		case 39: out->cpu = (int)v; break;
+		case 41: out->rt_policy = (unsigned)v; break;
+		default: break;
+		}
+		p = end;
+	}
+	return field > 41 ? 0 : -EINVAL;
+}
+
+int ps_live_parse_schedstat(const char *text, unsigned long long *run_ns,
+			    unsigned long long *wait_ns)
+{
+	char *end;
+
+	/* strtoull, not sscanf: this runs for every thread every interval */
+	errno = 0;
+	*run_ns = strtoull(text, &end, 10);
+	if (errno || end == text || *end != ' ')
+		return -EINVAL;
+	text = end + 1;
+	*wait_ns = strtoull(text, &end, 10);
+	if (errno || end == text)
+		return -EINVAL;
+	return 0;
+}
+
+int ps_live_is_kthread(const struct ps_live_stat *s)
+{
+	return (s->flags & PF_KTHREAD_FLAG) != 0;
+}
+
+int ps_live_is_rt(const struct ps_live_stat *s)
+{
+	/* SCHED_FIFO 1, SCHED_RR 2, SCHED_DEADLINE 6 (uapi/linux/sched.h) */
+	return s->rt_policy == 1 || s->rt_policy == 2 || s->rt_policy == 6;
+}
+
+double ps_live_util_update(double prev, unsigned long long run_ns,
+			   unsigned long long wait_ns, double dt_s)
+{
+	double d, decayed;
+
+	if (!(dt_s > 0))
+		return prev;
+	d = (double)(run_ns + wait_ns) / (dt_s * 1e9);
+	if (d > 1)
+		d = 1;
+	decayed = prev * exp2(-dt_s / PS_LIVE_HALF_LIFE_S);
+	return d > decayed ? d : decayed;
+}
+
+int ps_ratelimit_init(struct ps_ratelimit *rl, int max, double window_s)
+{
+	if (max < 1 || max > (int)(sizeof(rl->t) / sizeof(rl->t[0])) ||
+	    !(window_s > 0))
+		return -EINVAL;
+	memset(rl, 0, sizeof(*rl));
+	rl->max = max;
+	rl->window_s = window_s;
+	return 0;
+}
+
+int ps_ratelimit_allow(struct ps_ratelimit *rl, double now_s, int grow)
+{
+	int k = 0;
+
+	while (k < rl->n && rl->t[k] <= now_s - rl->window_s)
+		k++;
+	memmove(rl->t, rl->t + k, (size_t)(rl->n - k) * sizeof(rl->t[0]));
+	rl->n -= k;
+	if (rl->n >= rl->max || (!grow && rl->n + 1 >= rl->max))
+		return 0;
+	rl->t[rl->n++] = now_s;
+	return 1;
+}
+
+int ps_cpulist_parse(const char *s, unsigned char *bits, int nbits)
+{
+	const char *p = s;
+	char *end;
+	long a, b;
+
+	memset(bits, 0, (size_t)nbits);
+	while (*p && *p != '\n') {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = strtol(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtol(p, &end, 10);
+			p = end;
+		}
+		if (a > b || b >= nbits)
+			return -EINVAL;
+		while (a <= b)
+			bits[a++] = 1;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
+		      size_t outlen)
+{
+	size_t len = 0;
+	int i = 0, j, w;
+
+	if (!outlen)
+		return -EINVAL;
+	out[0] = '\0';
+	while (i < nbits) {
+		if (!bits[i]) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < nbits && bits[j + 1]; j++)
+			;
+		if (j == i)
+			w = snprintf(out + len, outlen - len, "%s%d", len ? "," : "", i);
+		else
+			w = snprintf(out + len, outlen - len, "%s%d-%d", len ? "," : "",
+				     i, j);
+		if (w < 0 || (size_t)w >= outlen - len)
+			return -ENOSPC;
+		len += (size_t)w;
+		i = j + 1;
+	}
+	return 0;
+}
+
+int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
+{
+	char kind[16];
+	int n = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (!*line || *line == '\n' || *line == '#')
+		return 1;
+	if (sscanf(line, "%15s %n", kind, &n) != 1)
+		return -EINVAL;
+	line += n;
+	if (!strcmp(kind, "owner")) {
+		out->kind = 'o';
+		if (sscanf(line, "%lld %llu", &out->id, &out->starttime) != 2 ||
+		    out->id <= 0)
+			return -EINVAL;
+	} else if (!strcmp(kind, "task")) {
+		out->kind = 't';
+		if (sscanf(line, "%lld %llu %511s", &out->id, &out->starttime, out->a) != 3 ||
+		    out->id <= 0)
+			return -EINVAL;
+	} else if (!strcmp(kind, "cgroup")) {
+		out->kind = 'c';
+		if (sscanf(line, "%511s %511s", out->a, out->b) != 2 || out->a[0] != '/' ||
+		    out->b[0] != '/')
+			return -EINVAL;
+	} else if (!strcmp(kind, "subtree")) {
+		out->kind = 's';
+		if (sscanf(line, "%511s", out->a) != 1 || out->a[0] != '/')
+			return -EINVAL;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}

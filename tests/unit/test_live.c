@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/* The live side's parsers, utilization, rate limit and journal restore. */
+#include <errno.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "ps/live.h"
+
+/* A stat line as Linux 6.1 prints it, with a comm holding ") (" */
+static const char *stat_line =
+	"4242 (we (ird) x) R 4200 4242 4200 34816 4242 4194304 120 0 0 0 "
+	"150 20 0 0 20 0 1 0 987654 10000000 300 18446744073709551615 1 1 0 0 0 0 0 "
+	"0 0 0 0 0 17 5 0 0 0 0 0\n";
+
+static void test_parse_stat(void **state)
+{
+	struct ps_live_stat st;
+
+	(void)state;
+	assert_int_equal(ps_live_parse_stat(stat_line, &st), 0);
+	assert_int_equal(st.tid, 4242);
+	assert_string_equal(st.comm, "we (ird) x");
+	assert_int_equal(st.state, 'R');
+	assert_int_equal(st.ppid, 4200);
+	assert_int_equal(st.flags, 4194304);
+	assert_int_equal(st.nr_threads, 1);     /* field 20 */
+	assert_int_equal(st.starttime, 987654); /* field 22 */
+	assert_int_equal(st.cpu, 5);            /* field 39 */
+	assert_int_equal(st.rt_policy, 0);      /* field 41 */
+	assert_false(ps_live_is_kthread(&st));
+	assert_false(ps_live_is_rt(&st));
+}
+
+static void test_parse_stat_kthread_rt(void **state)
+{
+	struct ps_live_stat st;
+	char line[600];
+
+	(void)state;
+	/* kthreadd-like: PF_KTHREAD (0x00200000 = 2097152) in field 9 */
+	snprintf(line, sizeof(line),
+		 "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 3 0 0 "
+		 "18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 0 1 0 0 0 0 0\n");
+	assert_int_equal(ps_live_parse_stat(line, &st), 0);
+	assert_true(ps_live_is_kthread(&st));
+	/* SCHED_FIFO (1) in field 41 */
+	snprintf(line, sizeof(line),
+		 "77 (rt) S 1 77 77 0 -1 4194560 0 0 0 0 0 0 0 0 -51 0 1 0 30 0 0 "
+		 "18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 2 50 1 0 0 0\n");
+	assert_int_equal(ps_live_parse_stat(line, &st), 0);
+	assert_true(ps_live_is_rt(&st));
+	assert_int_equal(st.cpu, 2);
+}
+
+static void test_parse_stat_bad(void **state)
+{
+	struct ps_live_stat st;
+
+	(void)state;
+	assert_int_equal(ps_live_parse_stat("", &st), -EINVAL);
+	assert_int_equal(ps_live_parse_stat("12 no parens R 1", &st), -EINVAL);
+	assert_int_equal(ps_live_parse_stat("12 (short) R 1 2 3", &st), -EINVAL);
+	assert_int_equal(ps_live_parse_stat("x (a) R 1 2 3", &st), -EINVAL);
+	assert_int_equal(ps_live_parse_stat("0 (a) R 1 2 3", &st), -EINVAL);
+}
+
+static void test_schedstat(void **state)
+{
+	unsigned long long run, wait;
+
+	(void)state;
+	assert_int_equal(ps_live_parse_schedstat("123456789 2000 17\n", &run, &wait), 0);
+	assert_int_equal(run, 123456789ULL);
+	assert_int_equal(wait, 2000);
+	assert_int_equal(ps_live_parse_schedstat("garbage", &run, &wait), -EINVAL);
+}
+
+static void test_util(void **state)
+{
+	double u;
+
+	(void)state;
+	/* 250 ms on CPU and 250 ms queued in 500 ms: demand 1.0 at once */
+	u = ps_live_util_update(0, 250000000ULL, 250000000ULL, 0.5);
+	assert_float_equal(u, 1.0, 1e-9);
+	/* more than the interval (clock skew) is clamped to 1 */
+	assert_float_equal(ps_live_util_update(0, 900000000ULL, 0, 0.5), 1.0, 1e-9);
+	/* idle for one half-life: half; for two: a quarter */
+	u = ps_live_util_update(1.0, 0, 0, PS_LIVE_HALF_LIFE_S);
+	assert_float_equal(u, 0.5, 1e-9);
+	u = ps_live_util_update(u, 0, 0, PS_LIVE_HALF_LIFE_S);
+	assert_float_equal(u, 0.25, 1e-9);
+	/* a new sample above the decayed value wins */
+	assert_float_equal(ps_live_util_update(0.25, 300000000ULL, 0, 0.5), 0.6, 1e-9);
+	/* no time passed: unchanged */
+	assert_float_equal(ps_live_util_update(0.7, 5, 5, 0), 0.7, 1e-12);
+}
+
+static void test_ratelimit_bound(void **state)
+{
+	struct ps_ratelimit rl;
+	int k, allowed = 0, in_window, i;
+	double times[4096];
+
+	(void)state;
+	assert_int_equal(ps_ratelimit_init(&rl, 0, 60), -EINVAL);
+	assert_int_equal(ps_ratelimit_init(&rl, 257, 60), -EINVAL);
+	assert_int_equal(ps_ratelimit_init(&rl, 6, 60), 0);
+	/* a load that flaps every half second for 10 minutes, alternating
+	 * grow and shrink: never more than 6 changes in any 60 s */
+	for (k = 0; k < 1200; k++) {
+		double t = k * 0.5;
+
+		if (ps_ratelimit_allow(&rl, t, k % 2 == 0))
+			times[allowed++] = t;
+	}
+	for (i = 0; i < allowed; i++) {
+		int j;
+
+		in_window = 0;
+		for (j = i; j < allowed && times[j] < times[i] + 60; j++)
+			in_window++;
+		assert_true(in_window <= 6);
+	}
+	/* and the limit is used: 10 windows of 6 at most, well over 1 per window */
+	assert_true(allowed >= 10 * 5);
+	assert_true(allowed <= 11 * 6);
+}
+
+static void test_ratelimit_grow_after_shrink(void **state)
+{
+	struct ps_ratelimit rl;
+
+	(void)state;
+	assert_int_equal(ps_ratelimit_init(&rl, 3, 60), 0);
+	assert_true(ps_ratelimit_allow(&rl, 0, 1));  /* 1 used */
+	assert_true(ps_ratelimit_allow(&rl, 1, 0));  /* shrink: leaves one */
+	assert_false(ps_ratelimit_allow(&rl, 2, 0)); /* a shrink may not take the last */
+	assert_true(ps_ratelimit_allow(&rl, 3, 1));  /* the grow still can */
+	assert_false(ps_ratelimit_allow(&rl, 4, 1)); /* now full */
+	/* after the window, the first change falls out */
+	assert_true(ps_ratelimit_allow(&rl, 60.5, 1));
+}
+
+static void test_cpulist(void **state)
+{
+	unsigned char b[64];
+	char out[128];
+
+	(void)state;
+	assert_int_equal(ps_cpulist_parse("0-3,8,10-11\n", b, 64), 0);
+	assert_true(b[0] && b[3] && !b[4] && b[8] && !b[9] && b[10] && b[11] && !b[12]);
+	assert_int_equal(ps_cpulist_format(b, 64, out, sizeof(out)), 0);
+	assert_string_equal(out, "0-3,8,10-11");
+	assert_int_equal(ps_cpulist_parse("", b, 64), 0);
+	assert_int_equal(ps_cpulist_format(b, 64, out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(ps_cpulist_parse("3-1", b, 64), -EINVAL);
+	assert_int_equal(ps_cpulist_parse("1,,2", b, 64), -EINVAL);
+	assert_int_equal(ps_cpulist_parse("64", b, 64), -EINVAL);
+	assert_int_equal(ps_cpulist_parse("1-", b, 64), -EINVAL);
+	assert_int_equal(ps_cpulist_parse("a", b, 64), -EINVAL);
+	assert_int_equal(ps_cpulist_parse("0-63", b, 64), 0);
+	assert_int_equal(ps_cpulist_format(b, 64, out, 4), -ENOSPC);
+}
+
+static void test_journal_lines(void **state)
+{
+	struct ps_journal_rec r;
+
+	(void)state;
+	assert_int_equal(ps_journal_parse_line("owner 12 345\n", &r), 0);
+	assert_int_equal(r.kind, 'o');
+	assert_int_equal(r.id, 12);
+	assert_int_equal(r.starttime, 345);
+	assert_int_equal(ps_journal_parse_line("task 99 7 0-31\n", &r), 0);
+	assert_int_equal(r.kind, 't');
+	assert_string_equal(r.a, "0-31");
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-5 /user.slice\n", &r), 0);
+	assert_int_equal(r.kind, 'c');
+	assert_string_equal(r.b, "/user.slice");
+	assert_int_equal(ps_journal_parse_line("subtree /\n", &r), 0);
+	assert_int_equal(r.kind, 's');
+	assert_int_equal(ps_journal_parse_line("\n", &r), 1);
+	assert_int_equal(ps_journal_parse_line("# note\n", &r), 1);
+	assert_int_equal(ps_journal_parse_line("task x 7 0-3\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("task 0 7 0-3\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup relative /\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("frobnicate 1\n", &r), -EINVAL);
+}
+
+static unsigned long long own_starttime(pid_t tid)
+{
+	char path[64], buf[2048];
+	struct ps_live_stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_int_equal(ps_live_parse_stat(buf, &st), 0);
+	return st.starttime;
+}
+
+static void count_log(void *arg, const char *msg)
+{
+	(void)msg;
+	++*(int *)arg;
+}
+
+/* The real kernel: narrow our own mask, restore from a journal. */
+static void test_restore_real_thread(void **state)
+{
+	char *dir = make_tmpdir(), path[4096], text[512];
+	pid_t tid = gettid();
+	cpu_set_t all, one, now;
+	int restored = -1, logs = 0, ncpu;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	ncpu = CPU_COUNT(&all);
+	if (ncpu < 2) {
+		free(dir);
+		skip();
+		return;
+	}
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	/* journal: our thread's old mask (all), a reused TID (wrong start time)
+	 * that must not be touched, and a line that is not understood */
+	{
+		char list[256] = "";
+		int c, first = 1;
+
+		for (c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &all)) {
+				snprintf(list + strlen(list), sizeof(list) - strlen(list),
+					 "%s%d", first ? "" : ",", c);
+				first = 0;
+			}
+		snprintf(text, sizeof(text), "owner 1 1\ntask %d %llu %s\ntask %d %llu 0\nbogus\n",
+			 (int)tid, own_starttime(tid), list, (int)tid, own_starttime(tid) + 1);
+	}
+	write_file(dir, "journal.1", text);
+	snprintf(path, sizeof(path), "%s/journal.1", dir);
+	assert_int_equal(ps_live_restore_journal("/", path, count_log, &logs, &restored), 0);
+	assert_int_equal(restored, 1);
+	assert_int_equal(logs, 1); /* the bogus line */
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &all));
+	/* the journal is gone once read through */
+	assert_int_equal(access(path, F_OK), -1);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* A tree standing in for cgroupfs: tasks go back to their cgroup. */
+static void test_restore_cgroup_tree(void **state)
+{
+	char *root = make_tmpdir(), path[4096], buf[64] = "";
+	int restored = -1, logs = 0;
+	FILE *f;
+
+	(void)state;
+	write_file(root, "sys/fs/cgroup/cgroup.procs", "");
+	write_file(root, "sys/fs/cgroup/user.slice/cgroup.procs", "");
+	write_file(root, "sys/fs/cgroup/powersched-run-9/cgroup.procs", "4321\n");
+	write_file(root, "state/journal.9", "owner 9 1\ncgroup /powersched-run-9 /user.slice\n");
+	snprintf(path, sizeof(path), "%s/state/journal.9", root);
+	assert_int_equal(ps_live_restore_journal(root, path, count_log, &logs, &restored), 0);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/user.slice/cgroup.procs", root);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "4321");
+	assert_true(logs >= 1); /* what it did, or that rmdir failed on a plain tree */
+	remove_tree(root);
+	free(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_stat),
+		cmocka_unit_test(test_parse_stat_kthread_rt),
+		cmocka_unit_test(test_parse_stat_bad),
+		cmocka_unit_test(test_schedstat),
+		cmocka_unit_test(test_util),
+		cmocka_unit_test(test_ratelimit_bound),
+		cmocka_unit_test(test_ratelimit_grow_after_shrink),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_journal_lines),
+		cmocka_unit_test(test_restore_real_thread),
+		cmocka_unit_test(test_restore_cgroup_tree),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
