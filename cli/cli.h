@@ -26,6 +26,9 @@ int ps_cli_policy(const char *s, enum ps_policy *p);
 
 int ps_cmd_plan(int argc, char **argv);
 int ps_cmd_sim(int argc, char **argv);
+int ps_cmd_run(int argc, char **argv);
+int ps_cmd_daemon(int argc, char **argv);
+int ps_cmd_status(int argc, char **argv);
 
 struct ps_sim_result;
 /* Per-PU occupancy heatmap over power; .png or .svg by the name. */

@@ -24,6 +24,9 @@ static void usage(FILE *f)
 	      "          power, throughput and energy per work\n"
 	      " sim      simulate a workload under a policy against a model of\n"
 	      "          the kernel scheduler: energy, work, latency, pictures\n"
+	      " run      run a command confined to the CPUs the policy picks\n"
+	      " daemon   manage the eligible threads of the whole system\n"
+	      " status   what the running run and daemon instances are doing\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help     display this help\n"
@@ -51,6 +54,12 @@ int main(int argc, char **argv)
 		return ps_cmd_plan(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sim"))
 		return ps_cmd_sim(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return ps_cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "daemon"))
+		return ps_cmd_daemon(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "status"))
+		return ps_cmd_status(argc - 1, argv + 1);
 	ps_err("unknown command '%s' (see powersched --help)", argv[1]);
 	return PS_EXIT_USAGE;
 }

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: powersched run, daemon and status
+ *
+ * run: start CMD in a cgroup of ours (or under affinity), manage it and its
+ * descendants, pass INT, TERM, HUP, QUIT, USR1 and USR2 on, exit with its
+ * status, print a summary. daemon: manage the eligible threads of the
+ * system, reload the config on SIGHUP, put everything back on TERM or INT.
+ * Signals are taken synchronously (sigtimedwait), so no handler runs at an
+ * awkward moment. status: read the state files.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ps/livectl.h"
+#include "ps/sim.h"
+
+#define MAX_LIST 64
+
+struct opts {
+	const char *policy, *interval, *backend, *model, *state_dir, *root, *config;
+	const char *max_changes;
+	int dry_run, quiet, foreground, verbose;
+};
+
+static void log_line(void *arg, const char *msg)
+{
+	const int *quiet = arg;
+
+	if (!*quiet)
+		fprintf(stderr, "powersched: %s\n", msg);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage_run(FILE *f)
+{
+	fputs("Usage:\n"
+	      " powersched run [options] -- CMD [ARGS...]\n"
+	      "\n"
+	      "Start CMD and confine it and every descendant to the CPUs the policy\n"
+	      "picks, growing and shrinking the set with their load; signals are\n"
+	      "passed on; exits with CMD's status and prints a summary on stderr.\n"
+	      "Everything is put back as it was when it ends.\n"
+	      "\n"
+	      "Options:\n"
+	      " -p, --policy P        performance, power or auto (default: auto)\n"
+	      " -i, --interval D      decision interval (default 500ms)\n"
+	      " -b, --backend B       cgroup (v2 cpuset), affinity, or auto (default)\n"
+	      " -m, --model MODEL     power model for modeled energy (default: generic)\n"
+	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
+	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      " -n, --dry-run         decide and log, change nothing\n"
+	      " -q, --quiet           no log lines, only the summary\n"
+	      " -v, --verbose         log every interval's decision, not only changes\n"
+	      " -h, --help            display this help\n",
+	      f);
+}
+
+static void usage_daemon(FILE *f)
+{
+	fputs("Usage:\n"
+	      " powersched daemon [options]\n"
+	      "\n"
+	      "Manage the eligible threads of the whole system (not kernel threads,\n"
+	      "not real-time ones, not ones with an affinity of their own) with\n"
+	      "sched_setaffinity. SIGHUP reloads the config; SIGTERM and SIGINT put\n"
+	      "every mask back and exit.\n"
+	      "\n"
+	      "Options:\n"
+	      " -c, --config FILE     config (default /etc/powersched/daemon.conf; a\n"
+	      "                       missing default file means the defaults)\n"
+	      " -p, --policy P        overrides the config's policy\n"
+	      " -i, --interval D      overrides the config's interval\n"
+	      " -m, --model MODEL     power model (default: generic)\n"
+	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
+	      " -n, --dry-run         decide and log, change nothing\n"
+	      " -q, --quiet           no log lines\n"
+	      " -v, --verbose         log every interval's decision, not only changes\n"
+	      " -h, --help            display this help\n"
+	      "\n"
+	      "Config lines: policy P | interval D | max-changes N |\n"
+	      "  include-comm NAME... | exclude-comm NAME... | exclude-cgroup PATH...\n",
+	      f);
+}
+
+/* ---- config file ---- */
+
+struct dconf {
+	char policy[32], interval[32], max_changes[16];
+	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *excg[MAX_LIST + 1];
+	int ninc, nexc, nexcg;
+	char buf[16384];
+};
+
+static int add_words(char *rest, char **list, int *n, const char *path, int lineno)
+{
+	char *w, *save = NULL;
+
+	for (w = strtok_r(rest, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		if (*n >= MAX_LIST) {
+			ps_err("config '%s' line %d: more than %d names", path, lineno, MAX_LIST);
+			return -1;
+		}
+		list[(*n)++] = w;
+		list[*n] = NULL;
+	}
+	return 0;
+}
+
+static int read_config(const char *path, int must_exist, struct dconf *c)
+{
+	FILE *f = fopen(path, "re");
+	char *line, *save = NULL, *key, *rest;
+	size_t n;
+	int lineno = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!f) {
+		if (!must_exist && errno == ENOENT)
+			return 0;
+		ps_err("config '%s': %s", path, strerror(errno));
+		return PS_EXIT_USAGE;
+	}
+	n = fread(c->buf, 1, sizeof(c->buf) - 1, f);
+	fclose(f);
+	c->buf[n] = '\0';
+	for (line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *hash = strchr(line, '#');
+		double d;
+		enum ps_policy p;
+
+		lineno++;
+		if (hash)
+			*hash = '\0';
+		key = line + strspn(line, " \t");
+		if (!*key)
+			continue;
+		rest = key + strcspn(key, " \t");
+		if (*rest)
+			*rest++ = '\0';
+		rest += strspn(rest, " \t");
+		if (!strcmp(key, "policy") || !strcmp(key, "interval") ||
+		    !strcmp(key, "max-changes"))
+			rest[strcspn(rest, " \t")] = '\0'; /* one word */
+		if (!strcmp(key, "policy")) {
+			if (ps_policy_parse(rest, &p)) {
+				ps_err("config '%s' line %d: unknown policy '%s'", path, lineno, rest);
+				return PS_EXIT_USAGE;
+			}
+			snprintf(c->policy, sizeof(c->policy), "%s", rest);
+		} else if (!strcmp(key, "interval")) {
+			if (ps_duration_parse(rest, &d)) {
+				ps_err("config '%s' line %d: bad interval '%s'", path, lineno, rest);
+				return PS_EXIT_USAGE;
+			}
+			snprintf(c->interval, sizeof(c->interval), "%s", rest);
+		} else if (!strcmp(key, "max-changes")) {
+			snprintf(c->max_changes, sizeof(c->max_changes), "%s", rest);
+		} else if (!strcmp(key, "include-comm")) {
+			if (add_words(rest, c->inc, &c->ninc, path, lineno))
+				return PS_EXIT_USAGE;
+		} else if (!strcmp(key, "exclude-comm")) {
+			if (add_words(rest, c->exc, &c->nexc, path, lineno))
+				return PS_EXIT_USAGE;
+		} else if (!strcmp(key, "exclude-cgroup")) {
+			if (add_words(rest, c->excg, &c->nexcg, path, lineno))
+				return PS_EXIT_USAGE;
+		} else {
+			ps_err("config '%s' line %d: unknown setting '%s'", path, lineno, key);
+			return PS_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* ---- shared option handling ---- */
+
+static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_model *m,
+		     const char *def_policy)
+{
+	const char *pol = o->policy ? o->policy : def_policy;
+	char *end;
+	long mc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (ps_cli_policy(pol, &cfg->policy))
+		return PS_EXIT_USAGE;
+	if (ps_duration_parse(o->interval ? o->interval : "500ms", &cfg->interval_s) ||
+	    cfg->interval_s < 0.01 || cfg->interval_s > 3600) {
+		ps_err("interval '%s' is not a time from 10ms to 1h", o->interval);
+		return PS_EXIT_USAGE;
+	}
+	if (!o->backend || !strcmp(o->backend, "auto"))
+		cfg->backend = PS_BACKEND_AUTO;
+	else if (!strcmp(o->backend, "cgroup"))
+		cfg->backend = PS_BACKEND_CGROUP;
+	else if (!strcmp(o->backend, "affinity"))
+		cfg->backend = PS_BACKEND_AFFINITY;
+	else {
+		ps_err("unknown backend '%s' (cgroup, affinity or auto)", o->backend);
+		return PS_EXIT_USAGE;
+	}
+	mc = PS_LIVE_DEFAULT_MAX_CHANGES;
+	if (o->max_changes) {
+		errno = 0;
+		mc = strtol(o->max_changes, &end, 10);
+		if (errno || *end || !*o->max_changes || mc < 2 || mc > 256) {
+			ps_err("max-changes '%s' is not a whole number from 2 to 256",
+			       o->max_changes);
+			return PS_EXIT_USAGE;
+		}
+	}
+	cfg->max_changes = (int)mc;
+	if (ps_cli_model(o->model ? o->model : "generic", m))
+		return PS_EXIT_USAGE;
+	cfg->model = m;
+	cfg->root = o->root ? o->root : "/";
+	cfg->state_dir = o->state_dir ? o->state_dir : "/run/powersched";
+	cfg->dry_run = o->dry_run;
+	cfg->verbose = o->verbose;
+	return 0;
+}
+
+static int open_live(struct ps_live_cfg *cfg, struct ps_live **l)
+{
+	int r = ps_live_open(cfg, l);
+
+	if (r) {
+		ps_err("cannot start: %s (state directory %s)", strerror(-r), cfg->state_dir);
+		return PS_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static void block_signals(sigset_t *set, sigset_t *old)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	sigaddset(set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, set, old);
+}
+
+/* Wait up to secs for a signal; 0 on timeout. */
+static int wait_signal(const sigset_t *set, double secs)
+{
+	struct timespec ts;
+	int s;
+
+	if (secs < 0)
+		secs = 0;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	s = sigtimedwait(set, NULL, &ts);
+	return s < 0 ? 0 : s;
+}
+
+/* ---- run ---- */
+
+static const struct option live_opts[] = {
+	{ "policy", required_argument, NULL, 'p' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "backend", required_argument, NULL, 'b' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "max-changes", required_argument, NULL, 'M' },
+	{ "state-dir", required_argument, NULL, 'S' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "foreground", no_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
+		      void (*usage)(FILE *), int *json)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:i:b:m:c:nqvfjh", live_opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->policy = optarg; break;
+		case 'i': o->interval = optarg; break;
+		case 'b': o->backend = optarg; break;
+		case 'm': o->model = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'M': o->max_changes = optarg; break;
+		case 'S': o->state_dir = optarg; break;
+		case 'R': o->root = optarg; break;
+		case 'n': o->dry_run = 1; break;
+		case 'q': o->quiet = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'f': o->foreground = 1; break;
+		case 'j':
+			if (!json)
+				goto bad;
+			*json = 1;
+			break;
+		case 'h': usage(stdout); return -1;
+		default:
+		bad:
+			fprintf(stderr, "Try 'powersched %s --help'.\n", cmd);
+			return PS_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+int ps_cmd_run(int argc, char **argv)
+{
+	struct opts o;
+	struct ps_live_cfg cfg;
+	struct ps_live_summary sum;
+	struct ps_model m;
+	struct ps_live *l = NULL;
+	struct rusage ru;
+	char procs[1024];
+	sigset_t set, old;
+	pid_t pid;
+	int r, status = 0, exited = 0, sig;
+	double next, t0;
+
+	r = parse_opts(argc, argv, &o, "run", usage_run, NULL);
+	if (r)
+		return r < 0 ? PS_EXIT_OK : r;
+	if (optind >= argc) {
+		ps_err("run: no command given (powersched run [options] -- CMD ARGS)");
+		return PS_EXIT_USAGE;
+	}
+	r = build_cfg(&o, &cfg, &m, "auto");
+	if (r)
+		return r;
+	cfg.name = "run";
+	cfg.log = log_line;
+	cfg.log_arg = &o.quiet;
+	r = open_live(&cfg, &l);
+	if (r)
+		return r;
+	ps_live_prepare_child(l, procs, sizeof(procs));
+	block_signals(&set, &old);
+	t0 = now_s();
+	pid = fork();
+	if (pid < 0) {
+		ps_err("run: fork: %s", strerror(errno));
+		ps_live_close(l);
+		return PS_EXIT_FAIL;
+	}
+	if (pid == 0) {
+		char me[32];
+
+		if (procs[0]) {
+			FILE *f = fopen(procs, "we");
+
+			snprintf(me, sizeof(me), "%d", (int)getpid());
+			if (f) {
+				fputs(me, f);
+				fclose(f);
+			}
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		ps_live_child_reset(l);
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "powersched: run: cannot run '%s': %s\n", argv[optind],
+			strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	ps_live_set_child(l, pid);
+	next = now_s() + cfg.interval_s;
+	while (!exited) {
+		sig = wait_signal(&set, next - now_s());
+		if (sig == SIGCHLD) {
+			if (wait4(pid, &status, WNOHANG, &ru) == pid)
+				exited = 1;
+			continue;
+		}
+		if (sig) {
+			kill(pid, sig); /* passed on */
+			continue;
+		}
+		r = ps_live_step(l, now_s());
+		if (r)
+			ps_err("run: interval failed: %s", strerror(-r));
+		next += cfg.interval_s;
+		if (next < now_s())
+			next = now_s() + cfg.interval_s;
+	}
+	ps_live_step(l, now_s()); /* the last stretch, for the figures */
+	ps_live_summary(l, &sum);
+	ps_live_close(l);
+	fprintf(stderr,
+		"powersched: run summary: policy %s, backend %s, wall %.2f s, CPU %.2f s, "
+		"%s energy %.1f J (mean %.1f W), mean active packages %.2f, cores %.2f, "
+		"mask changes %d\n",
+		sum.policy_why, sum.backend, now_s() - t0,
+		(double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+		sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
+		sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
+		sum.mean_cores, sum.mask_changes);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* ---- daemon ---- */
+
+static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg *cfg,
+		      struct ps_model *m)
+{
+	const char *path = o->config ? o->config : "/etc/powersched/daemon.conf";
+	struct opts eff = *o;
+	int r = read_config(path, o->config != NULL, dc);
+
+	if (r)
+		return r;
+	if (!eff.policy && dc->policy[0])
+		eff.policy = dc->policy;
+	if (!eff.interval && dc->interval[0])
+		eff.interval = dc->interval;
+	if (!eff.max_changes && dc->max_changes[0])
+		eff.max_changes = dc->max_changes;
+	eff.backend = "affinity";
+	r = build_cfg(&eff, cfg, m, "auto");
+	if (r)
+		return r;
+	cfg->name = "daemon";
+	cfg->whole_system = 1;
+	cfg->include_comm = (const char *const *)dc->inc;
+	cfg->exclude_comm = (const char *const *)dc->exc;
+	cfg->exclude_cgroup = (const char *const *)dc->excg;
+	return 0;
+}
+
+int ps_cmd_daemon(int argc, char **argv)
+{
+	static struct dconf dc[2];
+	struct opts o;
+	struct ps_live_cfg cfg, ncfg;
+	struct ps_model m[2];
+	struct ps_live *l = NULL;
+	sigset_t set, old;
+	int r, cur = 0, sig, stop = 0;
+	double next;
+
+	r = parse_opts(argc, argv, &o, "daemon", usage_daemon, NULL);
+	if (r)
+		return r < 0 ? PS_EXIT_OK : r;
+	if (optind < argc) {
+		ps_err("daemon: unexpected argument '%s'", argv[optind]);
+		return PS_EXIT_USAGE;
+	}
+	r = daemon_cfg(&o, &dc[cur], &cfg, &m[cur]);
+	if (r)
+		return r;
+	cfg.log = log_line;
+	cfg.log_arg = &o.quiet;
+	block_signals(&set, &old);
+	r = open_live(&cfg, &l);
+	if (r)
+		return r;
+	log_line(&o.quiet, "daemon started");
+	next = now_s();
+	while (!stop) {
+		sig = wait_signal(&set, next - now_s());
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
+			stop = 1;
+		} else if (sig == SIGHUP) {
+			/* a bad new config keeps the old one */
+			if (!daemon_cfg(&o, &dc[!cur], &ncfg, &m[!cur])) {
+				ncfg.log = log_line;
+				ncfg.log_arg = &o.quiet;
+				if (!ps_live_reconfigure(l, &ncfg)) {
+					cur = !cur;
+					log_line(&o.quiet, "SIGHUP: config reloaded");
+				}
+			} else {
+				log_line(&o.quiet, "SIGHUP: config not reloaded, keeping the old one");
+			}
+		} else if (!sig) {
+			r = ps_live_step(l, now_s());
+			if (r)
+				ps_err("daemon: interval failed: %s", strerror(-r));
+			next += cfg.interval_s;
+			if (next < now_s())
+				next = now_s() + cfg.interval_s;
+		}
+	}
+	ps_live_close(l);
+	log_line(&o.quiet, "daemon stopped, every mask put back");
+	return PS_EXIT_OK;
+}
+
+/* ---- status ---- */
+
+static void usage_status(FILE *f)
+{
+	fputs("Usage:\n"
+	      " powersched status [--json] [--state-dir DIR]\n"
+	      "\n"
+	      "What each running powersched (run or daemon) is doing: the resolved\n"
+	      "policy and why, the allowed set, the load per package, the last\n"
+	      "decisions.\n",
+	      f);
+}
+
+/* The raw JSON value of "key" in a flat object (numbers, strings, arrays). */
+static int json_raw(const char *buf, const char *key, char *out, size_t len)
+{
+	char pat[64];
+	const char *p, *e;
+	int depth = 0;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(buf, pat);
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	for (e = p; *e; e++) {
+		if (*e == '"' && (e == p || depth)) {
+			e = strchr(e + 1, '"');
+			if (!e)
+				return -1;
+			if (!depth) {
+				e++;
+				break;
+			}
+		} else if (*e == '[' || *e == '{') {
+			depth++;
+		} else if (*e == ']' || *e == '}') {
+			if (!depth)
+				break;
+			if (!--depth) {
+				e++;
+				break;
+			}
+		} else if (*e == ',' && !depth) {
+			break;
+		}
+	}
+	snprintf(out, len, "%.*s", (int)(e - p), p);
+	return 0;
+}
+
+int ps_cmd_status(int argc, char **argv)
+{
+	struct opts o;
+	char path[1024], buf[16384], v[4096];
+	struct dirent *de;
+	DIR *d;
+	int r, json = 0, n = 0;
+	static const char *const keys[] = { "name", "pid", "policy", "requested", "why",
+		"backend", "allowed", "online", "threads", "demand", "mask_changes",
+		"energy_j", "energy", "load_per_package", "recent", NULL };
+
+	r = parse_opts(argc, argv, &o, "status", usage_status, &json);
+	if (r)
+		return r < 0 ? PS_EXIT_OK : r;
+	if (optind < argc) {
+		ps_err("status: unexpected argument '%s'", argv[optind]);
+		return PS_EXIT_USAGE;
+	}
+	if (!o.state_dir)
+		o.state_dir = "/run/powersched";
+	d = opendir(o.state_dir);
+	if (json)
+		printf("[");
+	while (d && (de = readdir(d))) {
+		FILE *f;
+		size_t len;
+
+		if (strncmp(de->d_name, "state.", 6) || !strstr(de->d_name, ".json") ||
+		    strstr(de->d_name, ".tmp"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", o.state_dir, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[len] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		if (json) {
+			printf("%s%s", n ? "," : "", buf);
+		} else {
+			int k;
+
+			printf("%s", n ? "\n" : "");
+			for (k = 0; keys[k]; k++)
+				if (!json_raw(buf, keys[k], v, sizeof(v)))
+					printf("%-17s %s\n", keys[k], v);
+		}
+		n++;
+	}
+	if (d)
+		closedir(d);
+	if (json)
+		printf("]\n");
+	else if (!n)
+		printf("no powersched is running (no state in %s)\n", o.state_dir);
+	return PS_EXIT_OK;
+}

@@ -1,0 +1,91 @@
+#!/bin/sh
+# CLI tests of powersched run, daemon and status on this machine: exit
+# status and signals passed through, the summary, a user's narrower mask
+# left alone, the journal gone after a clean exit, status output, and every
+# bad-input path (one line naming the value, exit 2). The placement tests
+# with a real 2 x 8 x 2 topology are in tests/vm.
+# usage: live.sh PATH/TO/powersched
+set -u
+PS=$1
+. "$(dirname "$0")/lib.sh"
+SD="$tmp/state"
+
+# --- exit status and signals pass through
+"$PS" run -q --state-dir "$SD" -p performance -- sh -c 'exit 3' 2>"$tmp/e"
+[ $? -eq 3 ] && ok || bad "exit status not passed through"
+"$PS" run -q --state-dir "$SD" -p power -- sh -c 'kill -TERM $$' 2>"$tmp/e"
+[ $? -eq 143 ] && ok || bad "death by signal not passed through as 128+15"
+"$PS" run -q --state-dir "$SD" -- /nonexistent/cmd 2>"$tmp/e"
+[ $? -eq 127 ] && grep -q "cannot run '/nonexistent/cmd'" "$tmp/e" && ok || bad "missing command: $(cat "$tmp/e")"
+# a signal to powersched goes to the command (which reports it and exits 5)
+"$PS" run -q --state-dir "$SD" -i 100ms -- sh -c 'trap "exit 5" USR1; while :; do sleep 0.1; done' 2>"$tmp/e" &
+pid=$!
+sleep 1
+kill -USR1 $pid
+wait $pid
+[ $? -eq 5 ] && ok || bad "SIGUSR1 not passed on"
+
+# --- the command gets the environment it would have had: its open-files
+# limit is not the one powersched raised for itself
+got=$(ulimit -S -n 512; "$PS" run -q --state-dir "$SD" -- sh -c 'ulimit -S -n' 2>/dev/null)
+[ "$got" = 512 ] && ok || bad "open-files limit changed for the command: $got, not 512"
+
+# --- the summary names what it measured, and the journal is gone after
+"$PS" run --state-dir "$SD" -p power -i 100ms -b affinity -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' 2>"$tmp/e"
+grep -q "run summary: policy power, backend affinity, wall .* CPU .* modeled energy .* J (mean .* W), mean active packages .* cores .* mask changes" "$tmp/e" && ok || bad "summary: $(cat "$tmp/e")"
+[ -z "$(ls "$SD")" ] && ok || bad "state dir not empty after a clean exit: $(ls "$SD")"
+
+# --- a thread with its own narrower mask is left alone (needs 2+ CPUs)
+if [ "$(nproc)" -ge 2 ]; then
+	"$PS" run --state-dir "$SD" -p performance -i 100ms -b affinity -- \
+		sh -c 'taskset -c 1 sh -c "sleep 1; grep Cpus_allowed_list /proc/self/status"' >"$tmp/o" 2>"$tmp/e"
+	grep -q "Cpus_allowed_list:[[:space:]]*1$" "$tmp/o" && ok || bad "narrow mask changed: $(cat "$tmp/o")"
+fi
+
+# --- status while a run is going, and after
+"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 2 2>"$tmp/e" &
+pid=$!
+sleep 1
+"$PS" status --state-dir "$SD" --json >"$tmp/j"
+python3 - "$tmp/j" <<'PY' && ok || bad "status --json: $(cat "$tmp/j")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d) == 1, d
+s = d[0]
+assert s["name"] == "run" and s["policy"] == "power" and s["requested"] == "power"
+assert s["allowed"] and s["online"] and isinstance(s["load_per_package"], list)
+assert "recent" in s
+assert s["energy"].startswith("modeled") or s["energy"].startswith("measured")
+PY
+"$PS" status --state-dir "$SD" | grep -q "^allowed " && ok || bad "status text"
+wait $pid
+"$PS" status --state-dir "$SD" | grep -q "no powersched is running" && ok || bad "status after the run"
+
+# --- daemon: config errors, and a dry run that starts and stops on TERM
+printf 'policy power\ninterval 200ms\nexclude-comm sshd systemd\n' >"$tmp/good.conf"
+"$PS" daemon -n -q -c "$tmp/good.conf" --state-dir "$SD" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+[ $? -eq 0 ] && ok || bad "daemon did not stop cleanly on SIGTERM"
+printf 'policy power\nfrobnicate 3\n' >"$tmp/bad.conf"
+expect_err "line 2: unknown setting 'frobnicate'" daemon -c "$tmp/bad.conf" --state-dir "$SD"
+printf 'policy lazy\n' >"$tmp/bad2.conf"
+expect_err "unknown policy 'lazy'" daemon -c "$tmp/bad2.conf" --state-dir "$SD"
+printf 'interval soon\n' >"$tmp/bad3.conf"
+expect_err "bad interval 'soon'" daemon -c "$tmp/bad3.conf" --state-dir "$SD"
+expect_err "config '$tmp/none.conf'" daemon -c "$tmp/none.conf" --state-dir "$SD"
+
+# --- bad input to run
+expect_err "unknown policy 'fast'" run -p fast -- true
+expect_err "interval '0s'" run -i 0s -- true
+expect_err "interval 'abc'" run -i abc -- true
+expect_err "unknown backend 'magic'" run -b magic -- true
+expect_err "max-changes '1'" run --max-changes 1 -- true
+expect_err "no command given" run -p power
+expect_err "model 'nosuch'" run -m nosuch -- true
+expect_err "unexpected argument 'extra'" status extra
+
+echo "live cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
