@@ -1,0 +1,57 @@
+#!/bin/sh
+# Build the test initramfs: busybox as every shell tool, powersched and
+# stress-ng with the shared libraries ldd lists, the scenario scripts, and
+# an /init that mounts proc, sysfs, devtmpfs and cgroup2, runs one scenario
+# (named on the kernel command line as ps_scenario=NAME), then powers off.
+# usage: mkinitrd.sh POWERSCHED OUT.cpio.gz
+set -eu
+PS=$1
+OUT=$2
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
+	"$root/run" "$root/tmp" "$root/etc" "$root/scenarios"
+cp /bin/busybox "$root/bin/busybox"
+for app in $(/bin/busybox --list); do
+	[ -e "$root/bin/$app" ] || ln -s busybox "$root/bin/$app"
+done
+copy_with_libs() {
+	[ "$1" -ef "$root/bin/$(basename "$1")" ] || cp "$1" "$root/bin/"
+	ldd "$1" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' | while read -r lib; do
+		[ -f "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_with_libs "$PS"
+cc -O2 -o "$root/bin/probe" "$here/probe.c"
+copy_with_libs "$root/bin/probe"
+copy_with_libs /usr/bin/stress-ng
+# the dynamic loader under its canonical name as well
+mkdir -p "$root/lib64"
+cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+cp "$here"/scenarios/*.sh "$root/scenarios/"
+cp "$here/guest-lib.sh" "$root/scenarios/"
+cat >"$root/init" <<'INIT'
+#!/bin/sh
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+scen=$(sed -n 's/.*ps_scenario=\([^ ]*\).*/\1/p' /proc/cmdline)
+echo "PSVM begin $scen"
+if [ -f "/scenarios/$scen.sh" ]; then
+	sh "/scenarios/$scen.sh"
+	echo "PSVM exit $?"
+else
+	echo "PSVM exit 99 no scenario '$scen'"
+fi
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$OUT"

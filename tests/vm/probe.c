@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest's measuring tool, independent of powersched's own code: reads
+ * where threads are (field 39 of /proc/PID/task/TID/stat) and what they may
+ * use (Cpus_allowed_list), and the topology from sysfs.
+ *   probe place PREFIX    threads of the processes whose name starts with PREFIX:
+ *                         "threads=N pkg0=A pkg1=B cores=C shared=S"
+ *                         (S: cores holding two of them)
+ *   probe masks PREFIX    "N LIST" per distinct Cpus_allowed_list
+ *   probe uptime          seconds since boot (two decimals)
+ *   probe until PREFIX TEXT TIMEOUT_S
+ *                         poll "place" every 20 ms until its line starts
+ *                         with TEXT; print the uptime then, or "never"
+ *   probe log PREFIX      every 200 ms, "UPTIME PLACE-LINE" (until killed);
+ *                         one process, so the times are the sampling times
+ */
+#include <time.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int read_int_sysfs(const char *fmt, int cpu)
+{
+	char path[128];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path), fmt, cpu);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* package and core of each CPU, read once */
+static int read_int(const char *fmt, int cpu)
+{
+	static int cache[2][4096], have[2][4096];
+	int k = strstr(fmt, "core_id") != NULL;
+
+	if (cpu < 0 || cpu >= 4096)
+		return -1;
+	if (!have[k][cpu]) {
+		cache[k][cpu] = read_int_sysfs(fmt, cpu);
+		have[k][cpu] = 1;
+	}
+	return cache[k][cpu];
+}
+
+struct th {
+	int cpu;
+	char mask[256];
+};
+
+static int collect(const char *prefix, struct th *out, int max, int want_mask)
+{
+	DIR *p = opendir("/proc"), *t;
+	struct dirent *a, *b;
+	char path[600], buf[2048];
+	int n = 0;
+
+	while (p && (a = readdir(p))) {
+		if (a->d_name[0] < '0' || a->d_name[0] > '9')
+			continue;
+		/* only processes whose own name has the prefix: a third of the
+		 * reads, which matters in a TCG guest under load */
+		snprintf(path, sizeof(path), "/proc/%s/comm", a->d_name);
+		{
+			FILE *c = fopen(path, "r");
+			char comm[64] = "";
+
+			if (!c)
+				continue;
+			if (!fgets(comm, sizeof(comm), c))
+				comm[0] = '\0';
+			fclose(c);
+			if (strncmp(comm, prefix, strlen(prefix)))
+				continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/task", a->d_name);
+		t = opendir(path);
+		while (t && (b = readdir(t)) && n < max) {
+			FILE *f;
+			char *open, *close, *s;
+			int field;
+
+			if (b->d_name[0] < '0' || b->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", a->d_name, b->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+			fclose(f);
+			open = strchr(buf, '(');
+			close = strrchr(buf, ')');
+			if (!open || !close || strncmp(open + 1, prefix, strlen(prefix)))
+				continue;
+			s = close + 2; /* field 3 */
+			for (field = 3; field < 39 && s; field++) {
+				s = strchr(s, ' ');
+				if (s)
+					s++;
+			}
+			if (!s)
+				continue;
+			out[n].cpu = atoi(s);
+			out[n].mask[0] = '\0';
+			if (want_mask) {
+				snprintf(path, sizeof(path), "/proc/%s/task/%s/status", a->d_name,
+					 b->d_name);
+				f = fopen(path, "r");
+				while (f && fgets(buf, sizeof(buf), f))
+					if (!strncmp(buf, "Cpus_allowed_list:", 18)) {
+						sscanf(buf + 18, "%255s", out[n].mask);
+						break;
+					}
+				if (f)
+					fclose(f);
+			}
+			n++;
+		}
+		if (t)
+			closedir(t);
+	}
+	if (p)
+		closedir(p);
+	return n;
+}
+
+static double uptime(void)
+{
+	FILE *f = fopen("/proc/uptime", "r");
+	double u = 0;
+
+	if (f) {
+		if (fscanf(f, "%lf", &u) != 1)
+			u = 0;
+		fclose(f);
+	}
+	return u;
+}
+
+static void place(const char *prefix, char *out, size_t len);
+
+int main(int argc, char **argv)
+{
+	static struct th th[8192];
+	int n, i, j;
+
+	if (argc == 5 && !strcmp(argv[1], "until")) {
+		double end = uptime() + atof(argv[4]);
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+		char line[256];
+		int polls = 0;
+
+		for (;;) {
+			double now = uptime();
+
+			place(argv[2], line, sizeof(line));
+			if (getenv("PROBE_DEBUG"))
+				fprintf(stderr, "until: %.2f [%s]\n", now, line);
+			if (!strncmp(line, argv[3], strlen(argv[3]))) {
+				printf("%.2f\n", now);
+				return 0;
+			}
+			polls++;
+			if (now > end) {
+				printf("never\n");
+				fprintf(stderr, "probe until: %d polls, last: %s\n", polls, line);
+				return 1;
+			}
+			nanosleep(&ts, NULL);
+		}
+	}
+
+	if (argc == 3 && !strcmp(argv[1], "log")) {
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+		char line[256];
+
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		for (;;) {
+			double now = uptime();
+
+			place(argv[2], line, sizeof(line));
+			printf("%.2f %s\n", now, line);
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (argc == 2 && !strcmp(argv[1], "uptime")) {
+		FILE *f = fopen("/proc/uptime", "r");
+		double u = 0;
+
+		if (f && fscanf(f, "%lf", &u) == 1)
+			printf("%.2f\n", u);
+		return 0;
+	}
+	if (argc != 3)
+		return 2;
+	n = collect(argv[2], th, 8192, !strcmp(argv[1], "masks"));
+	if (!strcmp(argv[1], "place")) {
+		char line[256];
+
+		place(argv[2], line, sizeof(line));
+		printf("%s\n", line);
+		return 0;
+	}
+	if (!strcmp(argv[1], "masks")) {
+		for (i = 0; i < n; i++) {
+			int c = 0, seen = 0;
+
+			for (j = 0; j < i; j++)
+				seen |= !strcmp(th[j].mask, th[i].mask);
+			if (seen)
+				continue;
+			for (j = i; j < n; j++)
+				c += !strcmp(th[j].mask, th[i].mask);
+			printf("%d %s\n", c, th[i].mask);
+		}
+		return 0;
+	}
+	return 2;
+}
+
+static void place(const char *prefix, char *out, size_t len)
+{
+	static struct th th[8192];
+	static int per_core[4096][2];
+	int pk[2] = { 0, 0 }, cores = 0, shared = 0, n, i, j;
+
+	n = collect(prefix, th, 8192, 0);
+	{
+		memset(per_core, 0, sizeof(per_core));
+		for (i = 0; i < n; i++) {
+			int pkg = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+					   th[i].cpu);
+			int core = read_int("/sys/devices/system/cpu/cpu%d/topology/core_id", th[i].cpu);
+
+			if (pkg < 0 || pkg > 1 || core < 0 || core >= 4096)
+				continue;
+			pk[pkg]++;
+			per_core[core][pkg]++;
+		}
+		for (i = 0; i < 4096; i++)
+			for (j = 0; j < 2; j++) {
+				cores += per_core[i][j] > 0;
+				shared += per_core[i][j] > 1;
+			}
+		snprintf(out, len, "threads=%d pkg0=%d pkg1=%d cores=%d shared=%d", n, pk[0], pk[1],
+			 cores, shared);
+	}
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The live tests in a real kernel: build the initramfs, boot Debian's stock
+# kernel once per scenario with the seeds' topology, print what each
+# measured, and fail when a check fails.
+# usage: run-all.sh PATH/TO/powersched [SCENARIO...]
+set -u
+PS=$1; shift
+here=$(cd "$(dirname "$0")" && pwd)
+scen=${*:-baseline power performance grow restore hotplug daemon}
+img=$(mktemp /tmp/psvm-initrd.XXXXXX)
+trap 'rm -f "$img"' EXIT
+sh "$here/mkinitrd.sh" "$PS" "$img" || { echo "vm: cannot build the initramfs"; exit 1; }
+fail=0; pass=0
+for s in $scen; do
+	out=$(sh "$here/run.sh" "$img" "$s" 420)
+	# a guest that printed nothing at all did not boot or hung in TCG:
+	# that is the emulator, not the test; boot it once more, and say so
+	if ! echo "$out" | grep -q "^PSVM begin"; then
+		echo "vm: scenario $s: the guest printed nothing; booting it again"
+		out=$(sh "$here/run.sh" "$img" "$s" 420)
+	fi
+	echo "$out" | sed 's/^PSVM /vm: /'
+	echo "$out" >"$img.$s"
+	ok=$(echo "$out" | grep -c '^PSVM check .* ok')
+	bad=$(echo "$out" | grep -c '^PSVM check .* FAIL')
+	pass=$((pass + ok)); fail=$((fail + bad))
+	if [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then
+		echo "vm: scenario $s printed no checks (guest did not finish?)"; fail=$((fail + 1))
+	fi
+done
+# power against performance, from their summaries and stress-ng's counts
+if [ -f "$img.power" ] && [ -f "$img.performance" ]; then
+	w() { sed -n 's/.*summary: .*(mean \([0-9.]*\) W).*/\1/p' "$img.$1"; }
+	b() { sed -n 's/.* bogo-ops \([0-9]*\).*/\1/p' "$img.$1"; }
+	wp=$(w power); wf=$(w performance); bp=$(b power); bf=$(b performance)
+	[ -n "$wp" ] && [ -n "$wf" ] && [ -n "$bp" ] && [ -n "$bf" ] &&
+	awk -v wp="$wp" -v wf="$wf" -v bp="$bp" -v bf="$bf" 'BEGIN {
+		printf "vm: power vs performance, 16 stress-ng workers: modeled %.1f W vs %.1f W (%+.1f%%), bogo-ops %d vs %d (%+.1f%%), bogo-ops per modeled joule %+.1f%%\n",
+			wp, wf, 100 * (wp / wf - 1), bp, bf, 100 * (bp / bf - 1), 100 * ((bp / wp) / (bf / wf) - 1) }'
+fi
+rm -f "$img".*
+echo "vm: $pass checks passed, $fail failed"
+[ "$fail" -eq 0 ]

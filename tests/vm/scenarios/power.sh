@@ -1,0 +1,19 @@
+# powersched run --policy power: 16 workers on the 16 PUs of one package.
+. /scenarios/guest-lib.sh
+T0=$(up)
+powersched run --policy power -m xeon-e5-2680-2s -- \
+	stress-ng --cpu 16 --cpu-method int64 --timeout 30 --metrics-brief >/dev/null 2>/tmp/ps.log &
+t_all=$(wait_place stress-ng-cpu 'threads=16' 15)
+t=$(wait_place stress-ng-cpu 'threads=16 pkg0=16 pkg1=0 cores=8' 15)
+sleep 2
+p=$(place stress-ng-cpu)
+m=$(probe masks stress-ng-cpu | tr '\n' ' ')
+echo "PSVM power: powersched started at uptime $T0; the 16 workers all existed at $t_all s, all on package 0 at $t s; then $p; masks: $m"
+wait
+s=$(summary /tmp/ps.log)
+echo "PSVM power summary: $s"
+echo "PSVM power bogo-ops $(bogo /tmp/ps.log)"
+grep 'allowed' /tmp/ps.log | head -n 5 | sed 's/^/PSVM power log: /'
+[ "$t" != never ] && awk "BEGIN { exit !($t - $t_all <= 3.0) }"
+check power-packed-within-3s $? "packed $(awk "BEGIN { print $t - $t_all }") s after the 16 workers existed ($t s after powersched started, in a TCG guest)"
+case "$p" in *"pkg0=16 pkg1=0 cores=8 shared=8"*) r=0 ;; *) r=1 ;; esac; check power-one-package $r "$p"
