@@ -364,7 +364,9 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 	}
 	out->nr_needed = used;
 	keep = used > 0 ? used : 1; /* an allowed set is never empty */
-	if (prev && prev->policy == PS_POLICY_POWER && !prev->overloaded &&
+	/* hysteresis, after an overloaded interval too (all PUs were allowed):
+	 * a spike does not make the set flap */
+	if (prev && prev->policy == PS_POLICY_POWER &&
 	    keep < prev->nr_allowed && prev->nr_allowed <= topo->nr_pus &&
 	    prev->low_streak + 1 < params->shrink_after) {
 		keep = prev->nr_allowed;

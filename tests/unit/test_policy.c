@@ -318,6 +318,27 @@ static void test_hysteresis(void **state)
 	assert_int_equal(b.low_streak, 1);
 	ps_decision_fini(&a);
 	ps_decision_fini(&b);
+	/* after an overload (40 full tasks on 32 PUs: every PU allowed) the
+	 * set does not drop at once either: all 32 for two more intervals */
+	assert_int_equal(ps_decision_init(&a, t, 40), 0);
+	assert_int_equal(ps_decision_init(&b, t, 40), 0);
+	{
+		double big[40];
+
+		for (i = 0; i < 40; i++)
+			big[i] = 1.0;
+		assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, big, 40, &p, NULL, &a), 0);
+		assert_true(a.overloaded);
+		assert_int_equal(a.nr_allowed, 32);
+		assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, big, 2, &p, &a, &b), 0);
+		assert_int_equal(b.nr_allowed, 32);
+		assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, big, 2, &p, &b, &a), 0);
+		assert_int_equal(a.nr_allowed, 32);
+		assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, big, 2, &p, &a, &b), 0);
+		assert_int_equal(b.nr_allowed, 2);
+	}
+	ps_decision_fini(&a);
+	ps_decision_fini(&b);
 	ps_topo_free(t);
 }
 
