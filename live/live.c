@@ -37,6 +37,7 @@ struct thr {
 	char state;  /* R: running or queued when sampled */
 	int managed; /* 1: ours (journaled), 2: left alone */
 	int excluded; /* kernel, real-time or filtered out: never read again */
+	int r_zero;   /* runnable with no CPU at all over the last interval */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 
@@ -973,9 +974,12 @@ static int scan(struct ps_live *l, double dt)
 					t->wait_ns - l->thr[j].wait_ns : 0;
 
 			t->util = ps_live_util_update(l->thr[j].util, dr, dw, dt);
-			/* runnable and not one ns of CPU in the interval: starved
-			 * (its wait shows only when it runs); a full PU of demand */
-			if (!dr && !dw && psi && !t->excluded && starved(l, t))
+			/* runnable and not one ns of CPU over two samples in a row:
+			 * starved (its wait shows only when it runs), a full PU of
+			 * demand. One sample is not enough: a thread that woke just
+			 * before it looks the same. */
+			t->r_zero = !dr && !dw && psi && !t->excluded && starved(l, t);
+			if (t->r_zero && l->thr[j].r_zero)
 				t->util = 1;
 		} else {
 			/* first sight: its whole life so far, (run + wait) / age */
