@@ -9,8 +9,9 @@
  * a runqueue, in ns), clamped to [0, 1]: a thread that queues shows the
  * demand it would have on a PU of its own, so the set grows when tasks
  * queue. The utilization the policy sees is u = max(demand, u_prev x
- * 2^(-dt / half_life)), half-life PS_LIVE_HALF_LIFE_S (200 ms): it rises at
- * once and falls within about a second; the policy's own hysteresis
+ * 2^(-dt / half_life)), half-life PS_LIVE_HALF_LIFE_S (100 ms): it rises at
+ * once and keeps 3% of itself after a 500 ms interval of rest: the
+ * smoothing is the policy's own hysteresis
  * (shrink only after 3 low intervals) keeps the set from flapping. Threads
  * under PS_LIVE_SMALL_UTIL are summed into tasks of at most 1.0 (none while
  * their sum is under it), so a sleeping parent or a thousand idle threads do
@@ -31,7 +32,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define PS_LIVE_HALF_LIFE_S 0.2
+#define PS_LIVE_HALF_LIFE_S 0.1
 /* Threads below this utilization are summed before the policy sees them. */
 #define PS_LIVE_SMALL_UTIL 0.1
 #define PS_LIVE_DEFAULT_MAX_CHANGES 20 /* per minute */
