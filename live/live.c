@@ -12,6 +12,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ struct thr {
 	int managed; /* 1: ours (journaled), 2: left alone */
 	int excluded; /* kernel, real-time or filtered out: never read again */
 	int r_zero;   /* runnable with no CPU at all over the last interval */
+	int fresh;    /* newly ours, its mask still to be set */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 
@@ -66,6 +68,7 @@ struct ps_live {
 	pid_t child;
 	pid_t self;
 	FILE *journal;
+	int journal_dirty;
 	char journal_path[512], state_path[512];
 	unsigned char *online, *allowed_os, *scratch;
 	char online_str[8192];
@@ -90,6 +93,7 @@ struct ps_live {
 	int napplied;
 	double last_demand;
 	unsigned long long psi_prev;
+	int psi_now;      /* some task waited for a CPU over the last interval */
 	unsigned long long nofile_cur; /* the soft limit we found, for the child */
 	int have_nofile;
 	char statbuf[PS_LIVE_STATBUF]; /* /proc/stat, read every interval */
@@ -187,6 +191,30 @@ static int ensure_decisions(struct ps_live *l, int n)
 
 /* ---- journal and state file ---- */
 
+static void journal_line(struct ps_live *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void journal_line(struct ps_live *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!l->journal)
+		return;
+	va_start(ap, fmt);
+	vfprintf(l->journal, fmt, ap);
+	va_end(ap);
+	l->journal_dirty = 1;
+}
+
+/* On disk before anything it records is changed. */
+static void journal_sync(struct ps_live *l)
+{
+	if (!l->journal || !l->journal_dirty)
+		return;
+	fflush(l->journal);
+	fdatasync(fileno(l->journal));
+	l->journal_dirty = 0;
+}
+
 static void journal(struct ps_live *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void journal(struct ps_live *l, const char *fmt, ...)
 {
@@ -197,8 +225,8 @@ static void journal(struct ps_live *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(l->journal, fmt, ap);
 	va_end(ap);
-	fflush(l->journal);
-	fdatasync(fileno(l->journal));
+	l->journal_dirty = 1;
+	journal_sync(l);
 }
 
 static int owner_alive(const struct ps_live *l, long long pid, unsigned long long st)
@@ -847,40 +875,55 @@ static void remember_applied(struct ps_live *l, const char *list)
 
 static int affinity_apply(struct ps_live *l, int changed)
 {
-	int i, r, nb = PS_LIVE_MAX_CPUS;
+	int i, r, nb = PS_LIVE_MAX_CPUS, fresh = 0;
+	cpu_set_t *set = NULL;
+	size_t sz = 0;
 
+	/* first the new threads: ours or the user's; journal them, one sync */
 	for (i = 0; i < l->thr_n; i++) {
 		struct thr *t = &l->thr[i];
 
-		if (t->managed == 2)
+		if (t->managed)
 			continue;
-		if (!t->managed) {
-			r = ps_live_get_mask(t->tid, l->scratch, nb);
-			if (r) {
-				t->managed = 2;
-				continue;
-			}
-			/* the machine's mask, or one of ours inherited from a
-			 * managed parent; anything else is the user's */
-			if (memcmp(l->scratch, l->online, (size_t)nb) &&
-			    memcmp(l->scratch, l->allowed_os, (size_t)nb) &&
-			    !inherited(l, t, l->scratch)) {
-				t->managed = 2;
-				lg(l, "thread %d has an affinity of its own, narrower than the "
-				   "online CPUs: left alone", (int)t->tid);
-				continue;
-			}
-			if (!l->cfg.dry_run)
-				journal(l, "task %d %llu %s\n", (int)t->tid, t->start, l->online_str);
-			t->managed = 1;
-			if (!memcmp(l->scratch, l->allowed_os, (size_t)nb))
-				continue;
-		} else if (!changed) {
+		if (ps_live_get_mask(t->tid, l->scratch, nb)) {
+			t->managed = 2;
 			continue;
 		}
-		if (l->cfg.dry_run)
+		/* the machine's mask, or one of ours inherited from a managed
+		 * parent; anything else is the user's */
+		if (memcmp(l->scratch, l->online, (size_t)nb) &&
+		    memcmp(l->scratch, l->allowed_os, (size_t)nb) && !inherited(l, t, l->scratch)) {
+			t->managed = 2;
+			lg(l, "thread %d has an affinity of its own, narrower than the "
+			   "online CPUs: left alone", (int)t->tid);
 			continue;
-		r = ps_live_set_mask(t->tid, l->allowed_os, nb);
+		}
+		if (!l->cfg.dry_run)
+			journal_line(l, "task %d %llu %s\n", (int)t->tid, t->start, l->online_str);
+		t->managed = 1;
+		/* already on the allowed set (inherited): nothing to set */
+		t->fresh = memcmp(l->scratch, l->allowed_os, (size_t)nb) != 0;
+		fresh += t->fresh;
+	}
+	journal_sync(l);
+	if (l->cfg.dry_run || (!changed && !fresh))
+		return 0;
+	/* one kernel CPU set for every thread */
+	set = CPU_ALLOC((size_t)nb);
+	if (!set)
+		return -ENOMEM;
+	sz = CPU_ALLOC_SIZE((size_t)nb);
+	CPU_ZERO_S(sz, set);
+	for (i = 0; i < nb; i++)
+		if (l->allowed_os[i])
+			CPU_SET_S((size_t)i, sz, set);
+	for (i = 0; i < l->thr_n; i++) {
+		struct thr *t = &l->thr[i];
+
+		if (t->managed != 1 || (!changed && !t->fresh))
+			continue;
+		t->fresh = 0;
+		r = sched_setaffinity(t->tid, sz, set) ? -errno : 0;
 		if (r == -ESRCH)
 			continue;
 		if (r) {
@@ -890,6 +933,7 @@ static int affinity_apply(struct ps_live *l, int changed)
 				t->managed = 2;
 		}
 	}
+	CPU_FREE(set);
 	return 0;
 }
 
@@ -927,7 +971,7 @@ static int cpu_pressure(struct ps_live *l)
 	return r;
 }
 
-static int starved(const struct ps_live *l, struct thr *t)
+static int runnable_now(const struct ps_live *l, struct thr *t)
 {
 	char path[512], buf[1024];
 	struct ps_live_stat st;
@@ -960,6 +1004,7 @@ static int scan(struct ps_live *l, double dt)
 	if (hz <= 0)
 		hz = 100;
 	psi = cpu_pressure(l);
+	l->psi_now = psi;
 	/* utilization from the deltas against the previous table */
 	for (i = 0, j = 0; i < l->nthr_n; i++) {
 		struct thr *t = &l->nthr[i];
@@ -978,7 +1023,7 @@ static int scan(struct ps_live *l, double dt)
 			 * starved (its wait shows only when it runs), a full PU of
 			 * demand. One sample is not enough: a thread that woke just
 			 * before it looks the same. */
-			t->r_zero = !dr && !dw && psi && !t->excluded && starved(l, t);
+			t->r_zero = !dr && !dw && psi && !t->excluded && runnable_now(l, t);
 			if (t->r_zero && l->thr[j].r_zero)
 				t->util = 1;
 		} else {
@@ -1073,6 +1118,18 @@ int ps_live_step(struct ps_live *l, double now_s)
 		l->util = u;
 		l->util_cap = l->thr_n + 64;
 	}
+	/* tasks queue (PSI says some task waited): a thread runnable now is
+	 * taken at a full PU. Its run + wait under-reads it: the wait it is in
+	 * is accounted only when it next runs. Only threads that count on
+	 * their own are read (pooled ones have the two-sample rule) */
+	if (l->psi_now)
+		for (i = 0; i < l->thr_n; i++) {
+			struct thr *t = &l->thr[i];
+
+			if (t->managed != 2 && !t->excluded && t->util >= PS_LIVE_SMALL_UTIL &&
+			    t->util < 1 && runnable_now(l, t))
+				t->util = 1;
+		}
 	for (i = 0; i < l->thr_n; i++) {
 		if (l->thr[i].managed == 2)
 			continue;
