@@ -2,7 +2,7 @@
 . /scenarios/guest-lib.sh
 T0=$(up)
 powersched run --policy power -m xeon-e5-2680-2s -- \
-	stress-ng --cpu 16 --cpu-method int64 --timeout 30 --metrics-brief >/dev/null 2>/tmp/ps.log &
+	stress-ng --cpu 16 --cpu-method int64 --timeout 45 --metrics-brief >/dev/null 2>/tmp/ps.log &
 t_all=$(wait_place stress-ng-cpu 'threads=16' 15)
 t=$(wait_place stress-ng-cpu 'threads=16 pkg0=16 pkg1=0 cores=8' 15)
 sleep 2
