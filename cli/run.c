@@ -497,6 +497,7 @@ int ps_cmd_daemon(int argc, char **argv)
 				ncfg.log_arg = &o.quiet;
 				if (!ps_live_reconfigure(l, &ncfg)) {
 					cur = !cur;
+					cfg = ncfg; /* the new interval too */
 					log_line(&o.quiet, "SIGHUP: config reloaded");
 				}
 			} else {
