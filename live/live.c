@@ -45,6 +45,7 @@ struct thr {
 
 struct proc_ent {
 	pid_t pid, ppid;
+	signed char excluded; /* daemon: in an excluded cgroup; -1 not read yet */
 };
 
 struct recent {
@@ -97,23 +98,13 @@ struct ps_live {
 	unsigned long long nofile_cur; /* the soft limit we found, for the child */
 	int have_nofile;
 	char statbuf[PS_LIVE_STATBUF]; /* /proc/stat, read every interval */
+	int pu_of_cpu[PS_LIVE_MAX_CPUS]; /* PU index of an OS CPU, -1: none */
 	struct proc_ent *procs;   /* last interval's processes, by pid */
 	int nprocs;
 };
 
-static void lg(struct ps_live *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void lg(struct ps_live *l, const char *fmt, ...)
-{
-	char msg[700];
-	va_list ap;
-
-	if (!l->cfg.log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	l->cfg.log(l->cfg.log_arg, msg);
-}
+/* log through the configured callback (ps_live_logf in journal.c) */
+#define lg(l, ...) ps_live_logf((l)->cfg.log, (l)->cfg.log_arg, __VA_ARGS__)
 
 static void path_of(const struct ps_live *l, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -161,6 +152,12 @@ static int load_topology(struct ps_live *l)
 	}
 	ps_topo_free(l->topo);
 	l->topo = t;
+	/* OS index to PU index, for the per-interval lookups */
+	for (int c = 0; c < PS_LIVE_MAX_CPUS; c++)
+		l->pu_of_cpu[c] = -1;
+	for (int i = 0; i < t->nr_pus; i++)
+		if (t->pus[i].os_index < PS_LIVE_MAX_CPUS)
+			l->pu_of_cpu[t->pus[i].os_index] = i;
 	free(l->pu_busy);
 	l->pu_busy = calloc((size_t)t->nr_pus, sizeof(double));
 	return l->pu_busy ? 0 : -ENOMEM;
@@ -213,20 +210,6 @@ static void journal_sync(struct ps_live *l)
 	fflush(l->journal);
 	fdatasync(fileno(l->journal));
 	l->journal_dirty = 0;
-}
-
-static void journal(struct ps_live *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void journal(struct ps_live *l, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!l->journal)
-		return;
-	va_start(ap, fmt);
-	vfprintf(l->journal, fmt, ap);
-	va_end(ap);
-	l->journal_dirty = 1;
-	journal_sync(l);
 }
 
 static int owner_alive(const struct ps_live *l, long long pid, unsigned long long st)
@@ -291,7 +274,7 @@ static void write_state(struct ps_live *l)
 	for (i = 0; i < l->thr_n; i++) {
 		int p = l->thr[i].managed == 1 && l->thr[i].cpu >= 0 &&
 			l->thr[i].cpu < PS_LIVE_MAX_CPUS ?
-			ps_topo_find_pu(l->topo, (unsigned)l->thr[i].cpu) : -1;
+			l->pu_of_cpu[l->thr[i].cpu] : -1;
 
 		if (p >= 0 && l->topo->pus[p].package >= 0 && l->topo->pus[p].package < np)
 			pkg_load[l->topo->pus[p].package] += l->thr[i].util;
@@ -363,7 +346,8 @@ static int cgroup_create(struct ps_live *l)
 	if (ps_live_read_file(path, buf, sizeof(buf)) < 0)
 		return -ENOENT;
 	if (!strstr(buf, "cpuset")) {
-		journal(l, "subtree /\n");
+		journal_line(l, "subtree /\n");
+		journal_sync(l);
 		r = ps_live_write_file(path, "+cpuset");
 		if (r) {
 			lg(l, "cgroup: cannot enable cpuset in the root cgroup: %s", strerror(-r));
@@ -372,7 +356,8 @@ static int cgroup_create(struct ps_live *l)
 	}
 	snprintf(l->cg_path, sizeof(l->cg_path), "/powersched-%s-%d", l->cfg.name,
 		 (int)l->self);
-	journal(l, "cgroup %s %s\n", l->cg_path, origin);
+	journal_line(l, "cgroup %s %s\n", l->cg_path, origin);
+	journal_sync(l);
 	path_of(l, path, sizeof(path), "/sys/fs/cgroup%s", l->cg_path);
 	if (mkdir(path, 0755) && errno != EEXIST) {
 		r = -errno;
@@ -657,7 +642,8 @@ static int cmp_proc(const void *a, const void *b)
 }
 
 /* Every process (affinity backend: the child's descendants, or all). A
- * process's parent is read when it is new (and every 16 intervals). */
+ * process's parent (or, for the daemon, its cgroup) is read when it is new
+ * and every 16 intervals. */
 static int scan_procs(struct ps_live *l)
 {
 	char path[512], buf[1024];
@@ -704,6 +690,7 @@ static int scan_procs(struct ps_live *l)
 		}
 		pe[n].pid = (pid_t)pid;
 		pe[n].ppid = st.ppid;
+		pe[n].excluded = old ? old->excluded : -1;
 		n++;
 	}
 	if (n)
@@ -714,8 +701,13 @@ static int scan_procs(struct ps_live *l)
 		goto out;
 	}
 	if (l->cfg.whole_system) {
-		for (i = 0; i < n; i++)
-			mark[i] = pe[i].pid != l->self && !cgroup_excluded(l, pe[i].pid);
+		for (i = 0; i < n; i++) {
+			/* a process's cgroup is read when it is new (and every 16
+			 * intervals), like its parent */
+			if (pe[i].excluded < 0)
+				pe[i].excluded = (signed char)cgroup_excluded(l, pe[i].pid);
+			mark[i] = pe[i].pid != l->self && !pe[i].excluded;
+		}
 	} else {
 		/* descendants of the child: parents sort before children almost
 		 * always, so this settles in one or two passes */
@@ -771,7 +763,7 @@ static void account_energy(struct ps_live *l, double dt)
 				continue;
 			busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
 			total = busy + v[3] + v[4];
-			i = ps_topo_find_pu(l->topo, (unsigned)cpu);
+			i = l->pu_of_cpu[cpu];
 			if (i >= 0 && l->started && total > l->cpu_total[cpu]) {
 				l->pu_busy[i] = (double)(busy - l->cpu_busy[cpu]) /
 						(double)(total - l->cpu_total[cpu]);
@@ -1276,8 +1268,9 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 			r = -errno;
 			goto fail;
 		}
-		journal(l, "owner %d %llu\n", (int)l->self,
-			ps_live_starttime(cfg->root, l->self));
+		journal_line(l, "owner %d %llu\n", (int)l->self,
+			     ps_live_starttime(cfg->root, l->self));
+		journal_sync(l);
 	}
 	l->resolved = cfg->policy == PS_POLICY_AUTO ? PS_POLICY_PERFORMANCE : cfg->policy;
 	*out = l;
