@@ -27,7 +27,7 @@
 #define MAX_LIST 64
 
 struct opts {
-	const char *policy, *interval, *backend, *model, *state_dir, *root, *config;
+	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
 	const char *max_changes;
 	int dry_run, quiet, foreground, verbose;
 };
@@ -65,6 +65,8 @@ static void usage_run(FILE *f)
 	      " -m, --model MODEL     power model for modeled energy (default: generic)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
+	      "                       (default /; a host's /sys mounted elsewhere)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
 	      " -q, --quiet           no log lines, only the summary\n"
 	      " -v, --verbose         log every interval's decision, not only changes\n"
@@ -89,6 +91,7 @@ static void usage_daemon(FILE *f)
 	      " -i, --interval D      overrides the config's interval\n"
 	      " -m, --model MODEL     power model (default: generic)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
 	      " -q, --quiet           no log lines\n"
@@ -231,7 +234,8 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 	if (ps_cli_model(o->model ? o->model : "generic", m))
 		return PS_EXIT_USAGE;
 	cfg->model = m;
-	cfg->root = o->root ? o->root : "/";
+	cfg->root = "/";
+	cfg->sysfs_root = o->sysfs_root;
 	cfg->state_dir = o->state_dir ? o->state_dir : "/run/powersched";
 	cfg->dry_run = o->dry_run;
 	cfg->verbose = o->verbose;
@@ -286,7 +290,7 @@ static const struct option live_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "max-changes", required_argument, NULL, 'M' },
 	{ "state-dir", required_argument, NULL, 'S' },
-	{ "root", required_argument, NULL, 'R' },
+	{ "sysfs-root", required_argument, NULL, 'R' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -312,7 +316,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'c': o->config = optarg; break;
 		case 'M': o->max_changes = optarg; break;
 		case 'S': o->state_dir = optarg; break;
-		case 'R': o->root = optarg; break;
+		case 'R': o->sysfs_root = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;

@@ -1093,7 +1093,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 		return r;
 	account_energy(l, dt);
 	if (pol == PS_POLICY_AUTO) {
-		ps_source_resolve(l->cfg.root, &pol, why, sizeof(why));
+		ps_source_resolve(l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root, &pol, why,
+				  sizeof(why));
 		if (pol != l->resolved || strcmp(why, l->why))
 			lg(l, "auto: %s (%s)", ps_policy_name(pol), why);
 		snprintf(l->why, sizeof(l->why), "%s", why);

@@ -27,6 +27,7 @@ enum ps_live_backend {
 
 struct ps_live_cfg {
 	const char *root;        /* "/" */
+	const char *sysfs_root;  /* auto reads power supplies under it; NULL: root */
 	const char *state_dir;   /* "/run/powersched" */
 	const char *name;        /* "run" or "daemon": state file name */
 	enum ps_policy policy;   /* may be auto: re-resolved every interval */

@@ -61,6 +61,43 @@ PY
 wait $pid
 "$PS" status --state-dir "$SD" | grep -q "no powersched is running" && ok || bad "status after the run"
 
+# --- auto follows the power supply while it runs: AC, then the battery
+# discharging with the AC offline; each change logged, and the set
+# narrowed for one busy thread once it is power (needs 2+ CPUs)
+if [ "$(nproc)" -ge 2 ]; then
+	# the tree is swapped in one rename(2), so no interval sees it half-made
+	sysfs=$(cd "$(dirname "$0")/../sysfs" && pwd)
+	mkdir -p "$tmp/psu"
+	ln -s "$sysfs/laptop-on-ac/sys" "$tmp/psu/sys"
+	"$PS" run -v --state-dir "$SD" -p auto --sysfs-root "$tmp/psu" -i 100ms -b affinity -- \
+		sh -c 'end=$(($(date +%s) + 3)); while [ $(date +%s) -lt $end ]; do :; done' 2>"$tmp/e" &
+	pid=$!
+	sleep 1
+	"$PS" status --state-dir "$SD" --json >"$tmp/j1"
+	ln -s "$sysfs/laptop-on-battery/sys" "$tmp/psu/new" && mv -T "$tmp/psu/new" "$tmp/psu/sys"
+	sleep 1
+	"$PS" status --state-dir "$SD" --json >"$tmp/j2"
+	wait $pid
+	python3 - "$tmp/e" "$tmp/j1" "$tmp/j2" <<'PY' && ok || bad "auto re-resolved: $(grep -v kept "$tmp/e")"
+import json, re, sys
+log = open(sys.argv[1]).read().splitlines()
+autos = [i for i, l in enumerate(log) if ": auto: " in l]
+assert len(autos) == 2, autos
+assert "auto: performance (on AC (AC online))" in log[autos[0]], log[autos[0]]
+assert "auto: power (on battery (BAT0 discharging, no AC online))" in log[autos[1]], log[autos[1]]
+# every decision before the change was performance, every one after power,
+# and the first after it narrowed the set to the one busy thread's PU
+dec = [(i, l) for i, l in enumerate(log) if re.search(r"t=[0-9.]+s (power|performance): ", l)]
+assert all(" performance: " in l for i, l in dec if i < autos[1])
+after = [l for i, l in dec if i > autos[1]]
+assert after and all(" power: " in l for l in after), after
+assert "(1 PUs" in after[0], after[0]
+j1, j2 = json.load(open(sys.argv[2]))[0], json.load(open(sys.argv[3]))[0]
+assert j1["requested"] == "auto" and j1["policy"] == "performance", j1
+assert j2["requested"] == "auto" and j2["policy"] == "power", j2
+PY
+fi
+
 # --- daemon: config errors, and a dry run that starts and stops on TERM
 printf 'policy power\ninterval 200ms\nexclude-comm sshd systemd\n' >"$tmp/good.conf"
 "$PS" daemon -n -q -c "$tmp/good.conf" --state-dir "$SD" &
