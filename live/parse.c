@@ -219,10 +219,18 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 		    out->id <= 0)
 			return -EINVAL;
 	} else if (!strcmp(kind, "cgroup")) {
+		size_t len;
+
 		out->kind = 'c';
-		if (sscanf(line, "%511s %511s", out->a, out->b) != 2 || out->a[0] != '/' ||
-		    out->b[0] != '/')
+		/* ORIGIN is the rest of the line: a cgroup name may hold spaces */
+		if (sscanf(line, "%511s %n", out->a, &n) != 1 || out->a[0] != '/')
 			return -EINVAL;
+		line += n;
+		len = strcspn(line, "\n");
+		if (line[0] != '/' || len >= sizeof(out->b))
+			return -EINVAL;
+		memcpy(out->b, line, len);
+		out->b[len] = '\0';
 	} else if (!strcmp(kind, "subtree")) {
 		out->kind = 's';
 		if (sscanf(line, "%511s", out->a) != 1 || out->a[0] != '/')

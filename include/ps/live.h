@@ -119,7 +119,8 @@ int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
  * Journal records, one a line:
  *   owner PID STARTTIME
  *   task TID STARTTIME CPULIST      (a thread's mask before we set it)
- *   cgroup PATH ORIGIN              (we created PATH; tasks go back to ORIGIN)
+ *   cgroup PATH ORIGIN              (we created PATH; tasks go back to ORIGIN,
+ *                                    the rest of the line: it may hold spaces)
  *   subtree PATH                    (we wrote +cpuset to PATH/cgroup.subtree_control)
  */
 struct ps_journal_rec {

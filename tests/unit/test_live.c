@@ -180,6 +180,12 @@ static void test_journal_lines(void **state)
 	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-5 /user.slice\n", &r), 0);
 	assert_int_equal(r.kind, 'c');
 	assert_string_equal(r.b, "/user.slice");
+	/* an origin with spaces is the rest of the line, its newline not in it */
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-5 /my jobs/a b\n", &r), 0);
+	assert_string_equal(r.a, "/powersched-run-5");
+	assert_string_equal(r.b, "/my jobs/a b");
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-5\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-5 rel\n", &r), -EINVAL);
 	assert_int_equal(ps_journal_parse_line("subtree /\n", &r), 0);
 	assert_int_equal(r.kind, 's');
 	assert_int_equal(ps_journal_parse_line("\n", &r), 1);
@@ -271,12 +277,13 @@ static void test_restore_cgroup_tree(void **state)
 
 	(void)state;
 	write_file(root, "sys/fs/cgroup/cgroup.procs", "");
-	write_file(root, "sys/fs/cgroup/user.slice/cgroup.procs", "");
+	/* the origin's name has a space: it is a name a user may choose */
+	write_file(root, "sys/fs/cgroup/my jobs/cgroup.procs", "");
 	write_file(root, "sys/fs/cgroup/powersched-run-9/cgroup.procs", "4321\n");
-	write_file(root, "state/journal.9", "owner 9 1\ncgroup /powersched-run-9 /user.slice\n");
+	write_file(root, "state/journal.9", "owner 9 1\ncgroup /powersched-run-9 /my jobs\n");
 	snprintf(path, sizeof(path), "%s/state/journal.9", root);
 	assert_int_equal(ps_live_restore_journal(root, path, count_log, &logs, &restored), 0);
-	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/user.slice/cgroup.procs", root);
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/my jobs/cgroup.procs", root);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
