@@ -7,14 +7,23 @@
  *                         "threads=N pkg0=A pkg1=B cores=C shared=S"
  *                         (S: cores holding two of them)
  *   probe masks PREFIX    "N LIST" per distinct Cpus_allowed_list
+ *   probe started PREFIX  uptime at which the youngest of those threads was
+ *                         created (field 22): exact, however late we look
  *   probe uptime          seconds since boot (two decimals)
  *   probe until PREFIX TEXT TIMEOUT_S
  *                         poll "place" every 20 ms until its line starts
  *                         with TEXT; print the uptime then, or "never"
+ *   probe watch PREFIX TIMEOUT_S TEXT...
+ *                         the same for up to 8 texts in one process: a line
+ *                         per TEXT, the uptime its first match was seen
+ *                         (or "never"). Started before the event, its own
+ *                         start-up (seconds in a loaded TCG guest) is not
+ *                         in the figures.
  *   probe log PREFIX      every 200 ms, "UPTIME PLACE-LINE" (until killed);
  *                         one process, so the times are the sampling times
  */
 #include <time.h>
+#include <unistd.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +62,7 @@ static int read_int(const char *fmt, int cpu)
 
 struct th {
 	int cpu;
+	unsigned long long start; /* field 22, clock ticks after boot */
 	char mask[256];
 };
 
@@ -102,6 +112,8 @@ static int collect(const char *prefix, struct th *out, int max, int want_mask)
 				continue;
 			s = close + 2; /* field 3 */
 			for (field = 3; field < 39 && s; field++) {
+				if (field == 22)
+					out[n].start = strtoull(s, NULL, 10);
 				s = strchr(s, ' ');
 				if (s)
 					s++;
@@ -152,30 +164,46 @@ int main(int argc, char **argv)
 	static struct th th[8192];
 	int n, i, j;
 
-	if (argc == 5 && !strcmp(argv[1], "until")) {
-		double end = uptime() + atof(argv[4]);
+	/* until PREFIX TEXT TIMEOUT_S is watch PREFIX TIMEOUT_S TEXT */
+	if ((argc == 5 && !strcmp(argv[1], "until")) ||
+	    (argc >= 5 && argc - 4 <= 8 && !strcmp(argv[1], "watch"))) {
+		int until = !strcmp(argv[1], "until");
+		const char *texts[8];
+		double seen[8];
+		int nt = until ? 1 : argc - 4, left, k;
+		double end = uptime() + atof(argv[until ? 4 : 3]);
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 		char line[256];
 		int polls = 0;
 
-		for (;;) {
+		for (k = 0; k < nt; k++) {
+			texts[k] = until ? argv[3] : argv[4 + k];
+			seen[k] = -1;
+		}
+		for (left = nt;;) {
 			double now = uptime();
 
 			place(argv[2], line, sizeof(line));
 			if (getenv("PROBE_DEBUG"))
-				fprintf(stderr, "until: %.2f [%s]\n", now, line);
-			if (!strncmp(line, argv[3], strlen(argv[3]))) {
-				printf("%.2f\n", now);
-				return 0;
-			}
+				fprintf(stderr, "watch: %.2f [%s]\n", now, line);
+			for (k = 0; k < nt; k++)
+				if (seen[k] < 0 && !strncmp(line, texts[k], strlen(texts[k]))) {
+					seen[k] = now;
+					left--;
+				}
 			polls++;
-			if (now > end) {
-				printf("never\n");
-				fprintf(stderr, "probe until: %d polls, last: %s\n", polls, line);
-				return 1;
-			}
+			if (!left || now > end)
+				break;
 			nanosleep(&ts, NULL);
 		}
+		for (k = 0; k < nt; k++)
+			if (seen[k] < 0)
+				printf("never\n");
+			else
+				printf("%.2f\n", seen[k]);
+		if (left)
+			fprintf(stderr, "probe %s: %d polls, last: %s\n", argv[1], polls, line);
+		return left ? 1 : 0;
 	}
 
 	if (argc == 3 && !strcmp(argv[1], "log")) {
@@ -208,6 +236,15 @@ int main(int argc, char **argv)
 		place(argv[2], line, sizeof(line));
 		printf("%s\n", line);
 		return 0;
+	}
+	if (!strcmp(argv[1], "started")) {
+		unsigned long long last = 0;
+
+		for (i = 0; i < n; i++)
+			if (th[i].start > last)
+				last = th[i].start;
+		printf("%.2f\n", (double)last / (double)sysconf(_SC_CLK_TCK));
+		return n ? 0 : 1;
 	}
 	if (!strcmp(argv[1], "masks")) {
 		for (i = 0; i < n; i++) {

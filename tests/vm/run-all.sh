@@ -20,6 +20,7 @@ for s in $scen; do
 	pass=$((pass + ok)); fail=$((fail + bad))
 	if [ "$ok" -eq 0 ] && [ "$bad" -eq 0 ]; then
 		echo "vm: scenario $s printed no checks (guest did not finish?)"; fail=$((fail + 1))
+		echo "PSVM check $s-finished FAIL the guest printed no checks" >"$img.$s"
 	fi
 done
 # power against performance, from their summaries and stress-ng's counts
@@ -32,6 +33,8 @@ if [ -f "$img.power" ] && [ -f "$img.performance" ]; then
 		printf "vm: power vs performance, 16 stress-ng workers: modeled %.1f W vs %.1f W (%+.1f%%), bogo-ops %d vs %d (%+.1f%%), bogo-ops per modeled joule %+.1f%%\n",
 			wp, wf, 100 * (wp / wf - 1), bp, bf, 100 * (bp / bf - 1), 100 * ((bp / wp) / (bf / wf) - 1) }'
 fi
+# the failed checks again, last: a log read from its tail shows them
+cat "$img".* 2>/dev/null | grep '^PSVM check .* FAIL' | sed 's/^PSVM check /vm: failed: /'
 rm -f "$img".*
 echo "vm: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]
