@@ -99,7 +99,8 @@ static void usage_daemon(FILE *f)
 	      " -h, --help            display this help\n"
 	      "\n"
 	      "Config lines: policy P | interval D | max-changes N |\n"
-	      "  include-comm NAME... | exclude-comm NAME... | exclude-cgroup PATH...\n",
+	      "  include-comm NAME... | exclude-comm NAME... |\n"
+	      "  include-cgroup PATH... | exclude-cgroup PATH...\n",
 	      f);
 }
 
@@ -107,8 +108,8 @@ static void usage_daemon(FILE *f)
 
 struct dconf {
 	char policy[32], interval[32], max_changes[16];
-	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *excg[MAX_LIST + 1];
-	int ninc, nexc, nexcg;
+	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *incg[MAX_LIST + 1], *excg[MAX_LIST + 1];
+	int ninc, nexc, nincg, nexcg;
 	char buf[16384];
 };
 
@@ -124,6 +125,18 @@ static int add_words(char *rest, char **list, int *n, const char *path, int line
 		list[(*n)++] = w;
 		list[*n] = NULL;
 	}
+	return 0;
+}
+
+/* cgroup paths are absolute, as in /proc/PID/cgroup ("/system.slice") */
+static int cgroup_paths(char *const *list, const char *path, int lineno)
+{
+	for (; *list; list++)
+		if ((*list)[0] != '/') {
+			ps_err("config '%s' line %d: cgroup path '%s' does not start with /",
+			       path, lineno, *list);
+			return -1;
+		}
 	return 0;
 }
 
@@ -182,8 +195,13 @@ static int read_config(const char *path, int must_exist, struct dconf *c)
 		} else if (!strcmp(key, "exclude-comm")) {
 			if (add_words(rest, c->exc, &c->nexc, path, lineno))
 				return PS_EXIT_USAGE;
+		} else if (!strcmp(key, "include-cgroup")) {
+			if (add_words(rest, c->incg, &c->nincg, path, lineno) ||
+			    cgroup_paths(c->incg, path, lineno))
+				return PS_EXIT_USAGE;
 		} else if (!strcmp(key, "exclude-cgroup")) {
-			if (add_words(rest, c->excg, &c->nexcg, path, lineno))
+			if (add_words(rest, c->excg, &c->nexcg, path, lineno) ||
+			    cgroup_paths(c->excg, path, lineno))
 				return PS_EXIT_USAGE;
 		} else {
 			ps_err("config '%s' line %d: unknown setting '%s'", path, lineno, key);
@@ -457,6 +475,7 @@ static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg
 	cfg->whole_system = 1;
 	cfg->include_comm = (const char *const *)dc->inc;
 	cfg->exclude_comm = (const char *const *)dc->exc;
+	cfg->include_cgroup = (const char *const *)dc->incg;
 	cfg->exclude_cgroup = (const char *const *)dc->excg;
 	return 0;
 }

@@ -447,12 +447,33 @@ static int in_list(const char *const *list, const char *s)
 	return 0;
 }
 
+/* cgroup path p is dir or below it ("/a/b" is under "/a", not "/ab") */
+static int under_cgroup(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		return 1;
+	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+static int any_under(const char *p, const char *const *dirs)
+{
+	for (; dirs && *dirs; dirs++)
+		if (under_cgroup(p, *dirs))
+			return 1;
+	return 0;
+}
+
+/* daemon: not ours, by the cgroup of pid (include-cgroup, exclude-cgroup) */
 static int cgroup_excluded(const struct ps_live *l, pid_t pid)
 {
 	char path[512], buf[4096], *p;
-	const char *const *e;
+	int inc = l->cfg.include_cgroup && l->cfg.include_cgroup[0];
 
-	if (!l->cfg.exclude_cgroup || !l->cfg.exclude_cgroup[0])
+	if (!inc && (!l->cfg.exclude_cgroup || !l->cfg.exclude_cgroup[0]))
 		return 0;
 	path_of(l, path, sizeof(path), "/proc/%d/cgroup", (int)pid);
 	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
@@ -462,10 +483,9 @@ static int cgroup_excluded(const struct ps_live *l, pid_t pid)
 		return 0;
 	p += 3;
 	p[strcspn(p, "\n")] = '\0';
-	for (e = l->cfg.exclude_cgroup; *e; e++)
-		if (!strncmp(p, *e, strlen(*e)))
-			return 1;
-	return 0;
+	if (inc && !any_under(p, l->cfg.include_cgroup))
+		return 1;
+	return any_under(p, l->cfg.exclude_cgroup);
 }
 
 static int read_schedstat(int fd, const char *path, unsigned long long *run,

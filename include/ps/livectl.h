@@ -40,7 +40,8 @@ struct ps_live_cfg {
 	int whole_system;        /* daemon: every eligible thread */
 	const char *const *include_comm; /* NULL-terminated; NULL: all */
 	const char *const *exclude_comm;
-	const char *const *exclude_cgroup; /* cgroup path prefixes */
+	const char *const *include_cgroup; /* cgroups (and below); NULL: all */
+	const char *const *exclude_cgroup; /* cgroups (and below) */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 };

@@ -113,6 +113,8 @@ expect_err "unknown policy 'lazy'" daemon -c "$tmp/bad2.conf" --state-dir "$SD"
 printf 'interval soon\n' >"$tmp/bad3.conf"
 expect_err "bad interval 'soon'" daemon -c "$tmp/bad3.conf" --state-dir "$SD"
 expect_err "config '$tmp/none.conf'" daemon -c "$tmp/none.conf" --state-dir "$SD"
+printf 'include-cgroup /ok system.slice\n' >"$tmp/bad4.conf"
+expect_err "line 1: cgroup path 'system.slice' does not start with /" daemon -c "$tmp/bad4.conf" --state-dir "$SD"
 
 # --- bad input to run
 expect_err "unknown policy 'fast'" run -p fast -- true
