@@ -48,7 +48,7 @@ echo "PSVM begin $scen"
 # a scenario still running after 330 s is stuck: say where every task is
 # and what powersched logged, then power off (the host gives up at 420 s)
 (
-	sleep 330
+	probe sleep 330 # not sleep: a scenario's "killall sleep" would end it
 	echo "PSVM watchdog: scenario $scen still running after 330 s"
 	for d in /proc/[0-9]*; do
 		# comm, state, parent; kernel threads (children of 2) left out

@@ -10,6 +10,8 @@
  *   probe started PREFIX  uptime at which the youngest of those threads was
  *                         created (field 22): exact, however late we look
  *   probe uptime          seconds since boot (two decimals)
+ *   probe sleep N         sleep N seconds as "ps-watchdog" (the guest's
+ *                         watchdog: no scenario's killall sleep ends it)
  *   probe until PREFIX TEXT TIMEOUT_S
  *                         poll "place" every 20 ms until its line starts
  *                         with TEXT; print the uptime then, or "never"
@@ -23,6 +25,7 @@
  *                         one process, so the times are the sampling times
  */
 #include <time.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -218,6 +221,15 @@ int main(int argc, char **argv)
 			printf("%.2f %s\n", now, line);
 			nanosleep(&ts, NULL);
 		}
+	}
+	if (argc == 3 && !strcmp(argv[1], "sleep")) {
+		struct timespec ts = { atoi(argv[2]), 0 };
+
+		/* a name no scenario counts, looks for or kills */
+		prctl(PR_SET_NAME, "ps-watchdog", 0, 0, 0);
+		while (nanosleep(&ts, &ts))
+			;
+		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "uptime")) {
 		FILE *f = fopen("/proc/uptime", "r");

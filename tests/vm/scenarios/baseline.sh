@@ -2,8 +2,9 @@
 . /scenarios/guest-lib.sh
 echo "PSVM topology online=$(cat /sys/devices/system/cpu/online) cpu1: package $(cat /sys/devices/system/cpu/cpu1/topology/physical_package_id) core $(cat /sys/devices/system/cpu/cpu1/topology/core_id); cpu16: package $(cat /sys/devices/system/cpu/cpu16/topology/physical_package_id)"
 T0=$(up)
+watch_start stress-ng-cpu 20 'threads=16 pkg0=8 pkg1=8'
 stress-ng --cpu 16 --cpu-method int64 --timeout 40 --metrics-brief >/tmp/sng.log 2>&1 &
-t=$(wait_place stress-ng-cpu 'threads=16 pkg0=8 pkg1=8' 20)
+watch_end; t=$seen
 sleep 6
 p1=$(place stress-ng-cpu); sleep 1; p2=$(place stress-ng-cpu); sleep 1; p3=$(place stress-ng-cpu)
 p="$p1 | $p2 | $p3"

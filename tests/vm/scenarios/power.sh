@@ -4,14 +4,11 @@ T0=$(up)
 # one watcher, started first: the time is when it saw the packing, not
 # when a probe started after an earlier wait got to look (seconds, in this
 # guest). The workers' own start times (field 22) say when they existed.
-probe watch stress-ng-cpu 30 'threads=16 pkg0=16 pkg1=0 cores=8' >/tmp/watch 2>>/tmp/until.log &
-watcher=$!
+watch_start stress-ng-cpu 30 'threads=16 pkg0=16 pkg1=0 cores=8'
 powersched run --policy power -m xeon-e5-2680-2s -- \
 	stress-ng --cpu 16 --cpu-method int64 --timeout 45 --metrics-brief >/dev/null 2>/tmp/ps.log &
-wait $watcher
-rel() { [ "$1" = never ] && echo never || awk "BEGIN { printf \"%.2f\", $1 - $T0 }"; }
-t=$(rel "$(cat /tmp/watch)")
-t_all=$(rel "$(probe started stress-ng-cpu)")
+watch_end; t=$seen
+t_all=$(awk "BEGIN { printf \"%.2f\", $(probe started stress-ng-cpu) - $T0 }")
 sleep 2
 p=$(place stress-ng-cpu)
 m=$(probe masks stress-ng-cpu | tr '\n' ' ')
