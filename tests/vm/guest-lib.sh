@@ -19,12 +19,12 @@ summary() { grep 'run summary' "$1" | sed 's/^powersched: run summary: //'; }
 field() { # field NAME TEXT: a number after "NAME " in TEXT
 	echo "$2" | sed -n "s/.*$1 \([0-9.]*\).*/\1/p"
 }
-# watch_start PREFIX TIMEOUT_S TEXT: one watcher, started before the event
+# watch_start PREFIX TEXT TIMEOUT_S: one watcher, started before the event
 # (a probe started later takes seconds to get going in this guest);
 # watch_end (not in a $(...): it waits for the watcher) sets $seen to the
 # seconds after $T0 at which it first saw TEXT, or "never"
 watch_start() {
-	probe watch "$1" "$2" "$3" >/tmp/watch 2>>/tmp/until.log &
+	probe until "$1" "$2" "$3" >/tmp/watch 2>>/tmp/until.log &
 	watcher=$!
 }
 watch_end() {

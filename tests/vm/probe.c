@@ -14,13 +14,10 @@
  *                         watchdog: no scenario's killall sleep ends it)
  *   probe until PREFIX TEXT TIMEOUT_S
  *                         poll "place" every 20 ms until its line starts
- *                         with TEXT; print the uptime then, or "never"
- *   probe watch PREFIX TIMEOUT_S TEXT...
- *                         the same for up to 8 texts in one process: a line
- *                         per TEXT, the uptime its first match was seen
- *                         (or "never"). Started before the event, its own
+ *                         with TEXT; print the uptime then, or "never".
+ *                         Started before the event (watch_start), its own
  *                         start-up (seconds in a loaded TCG guest) is not
- *                         in the figures.
+ *                         in the figure.
  *   probe log PREFIX      every 200 ms, "UPTIME PLACE-LINE" (until killed);
  *                         one process, so the times are the sampling times
  */
@@ -167,46 +164,30 @@ int main(int argc, char **argv)
 	static struct th th[8192];
 	int n, i, j;
 
-	/* until PREFIX TEXT TIMEOUT_S is watch PREFIX TIMEOUT_S TEXT */
-	if ((argc == 5 && !strcmp(argv[1], "until")) ||
-	    (argc >= 5 && argc - 4 <= 8 && !strcmp(argv[1], "watch"))) {
-		int until = !strcmp(argv[1], "until");
-		const char *texts[8];
-		double seen[8];
-		int nt = until ? 1 : argc - 4, left, k;
-		double end = uptime() + atof(argv[until ? 4 : 3]);
+	if (argc == 5 && !strcmp(argv[1], "until")) {
+		double end = uptime() + atof(argv[4]);
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 		char line[256];
 		int polls = 0;
 
-		for (k = 0; k < nt; k++) {
-			texts[k] = until ? argv[3] : argv[4 + k];
-			seen[k] = -1;
-		}
-		for (left = nt;;) {
+		for (;;) {
 			double now = uptime();
 
 			place(argv[2], line, sizeof(line));
 			if (getenv("PROBE_DEBUG"))
-				fprintf(stderr, "watch: %.2f [%s]\n", now, line);
-			for (k = 0; k < nt; k++)
-				if (seen[k] < 0 && !strncmp(line, texts[k], strlen(texts[k]))) {
-					seen[k] = now;
-					left--;
-				}
+				fprintf(stderr, "until: %.2f [%s]\n", now, line);
+			if (!strncmp(line, argv[3], strlen(argv[3]))) {
+				printf("%.2f\n", now);
+				return 0;
+			}
 			polls++;
-			if (!left || now > end)
-				break;
+			if (now > end) {
+				printf("never\n");
+				fprintf(stderr, "probe until: %d polls, last: %s\n", polls, line);
+				return 1;
+			}
 			nanosleep(&ts, NULL);
 		}
-		for (k = 0; k < nt; k++)
-			if (seen[k] < 0)
-				printf("never\n");
-			else
-				printf("%.2f\n", seen[k]);
-		if (left)
-			fprintf(stderr, "probe %s: %d polls, last: %s\n", argv[1], polls, line);
-		return left ? 1 : 0;
 	}
 
 	if (argc == 3 && !strcmp(argv[1], "log")) {

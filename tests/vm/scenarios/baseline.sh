@@ -2,7 +2,7 @@
 . /scenarios/guest-lib.sh
 echo "PSVM topology online=$(cat /sys/devices/system/cpu/online) cpu1: package $(cat /sys/devices/system/cpu/cpu1/topology/physical_package_id) core $(cat /sys/devices/system/cpu/cpu1/topology/core_id); cpu16: package $(cat /sys/devices/system/cpu/cpu16/topology/physical_package_id)"
 T0=$(up)
-watch_start stress-ng-cpu 20 'threads=16 pkg0=8 pkg1=8'
+watch_start stress-ng-cpu 'threads=16 pkg0=8 pkg1=8' 20
 stress-ng --cpu 16 --cpu-method int64 --timeout 40 --metrics-brief >/tmp/sng.log 2>&1 &
 watch_end; t=$seen
 sleep 6

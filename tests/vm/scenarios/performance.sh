@@ -1,7 +1,7 @@
 # powersched run --policy performance: one worker per core on both packages.
 . /scenarios/guest-lib.sh
 T0=$(up)
-watch_start stress-ng-cpu 20 'threads=16 pkg0=8 pkg1=8'
+watch_start stress-ng-cpu 'threads=16 pkg0=8 pkg1=8' 20
 powersched run --policy performance -m xeon-e5-2680-2s -- \
 	stress-ng --cpu 16 --cpu-method int64 --timeout 45 --metrics-brief >/tmp/sng.log 2>/tmp/ps.log &
 watch_end; t=$seen

@@ -4,7 +4,7 @@ T0=$(up)
 # one watcher, started first: the time is when it saw the packing, not
 # when a probe started after an earlier wait got to look (seconds, in this
 # guest). The workers' own start times (field 22) say when they existed.
-watch_start stress-ng-cpu 30 'threads=16 pkg0=16 pkg1=0 cores=8'
+watch_start stress-ng-cpu 'threads=16 pkg0=16 pkg1=0 cores=8' 30
 powersched run --policy power -m xeon-e5-2680-2s -- \
 	stress-ng --cpu 16 --cpu-method int64 --timeout 45 --metrics-brief >/dev/null 2>/tmp/ps.log &
 watch_end; t=$seen
