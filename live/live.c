@@ -36,6 +36,7 @@ struct thr {
 	double util;
 	int cpu;
 	char state;  /* R: running or queued when sampled */
+	int state_now; /* state read from stat in this interval's scan */
 	int managed; /* 1: ours (journaled), 2: left alone */
 	int excluded; /* kernel, real-time or filtered out: never read again */
 	int r_zero;   /* runnable with no CPU at all over the last interval */
@@ -317,11 +318,15 @@ static int cgroup_usable(struct ps_live *l)
 	return strstr(buf, "cpuset") != NULL;
 }
 
-static int own_cgroup(struct ps_live *l, char *out, size_t len)
+/* The cgroup v2 path of process pid (0: ourselves), from /proc/PID/cgroup. */
+static int cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
 {
 	char path[512], buf[4096], *p;
 
-	path_of(l, path, sizeof(path), "/proc/self/cgroup");
+	if (pid)
+		path_of(l, path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		path_of(l, path, sizeof(path), "/proc/self/cgroup");
 	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
 		return -ENOENT;
 	p = strstr(buf, "0::");
@@ -338,7 +343,7 @@ static int cgroup_create(struct ps_live *l)
 	char path[768], buf[512], origin[512];
 	int r;
 
-	if (own_cgroup(l, origin, sizeof(origin)))
+	if (cgroup_of(l, 0, origin, sizeof(origin)))
 		snprintf(origin, sizeof(origin), "/");
 	/* a sibling of ours would need the parent's subtree_control; we use
 	 * the root, whose processes the no-internal-process rule exempts */
@@ -470,22 +475,16 @@ static int any_under(const char *p, const char *const *dirs)
 /* daemon: not ours, by the cgroup of pid (include-cgroup, exclude-cgroup) */
 static int cgroup_excluded(const struct ps_live *l, pid_t pid)
 {
-	char path[512], buf[4096], *p;
+	char cg[4096];
 	int inc = l->cfg.include_cgroup && l->cfg.include_cgroup[0];
 
 	if (!inc && (!l->cfg.exclude_cgroup || !l->cfg.exclude_cgroup[0]))
 		return 0;
-	path_of(l, path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+	if (cgroup_of(l, pid, cg, sizeof(cg)))
 		return 0;
-	p = strstr(buf, "0::");
-	if (!p)
-		return 0;
-	p += 3;
-	p[strcspn(p, "\n")] = '\0';
-	if (inc && !any_under(p, l->cfg.include_cgroup))
+	if (inc && !any_under(cg, l->cfg.include_cgroup))
 		return 1;
-	return any_under(p, l->cfg.exclude_cgroup);
+	return any_under(cg, l->cfg.exclude_cgroup);
 }
 
 static int read_schedstat(int fd, const char *path, unsigned long long *run,
@@ -524,6 +523,7 @@ static int carry_process(struct ps_live *l, pid_t pid)
 	for (; k < e; k++) {
 		struct thr t = l->thr[k];
 
+		t.state_now = 0;
 		if (!t.excluded) {
 			if (t.ss_fd < 0) /* no descriptor (EMFILE): by path */
 				path_of(l, path, sizeof(path), "/proc/%d/task/%d/schedstat",
@@ -580,6 +580,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 			t = *p;
 			t.run_ns = run;
 			t.wait_ns = wait;
+			t.state_now = 0;
 			p->ss_fd = -1; /* moved to the new table */
 			r = push_thr(l, &t);
 			continue;
@@ -595,6 +596,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		t.tgid = pid;
 		t.ppid = st.ppid;
 		t.state = st.state;
+		t.state_now = 1;
 		t.start = st.starttime;
 		t.cpu = st.cpu;
 		t.ss_fd = -1;
@@ -992,6 +994,7 @@ static int runnable_now(const struct ps_live *l, struct thr *t)
 	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
 		return 0;
 	t->state = st.state;
+	t->state_now = 1;
 	t->cpu = st.cpu;
 	return st.state == 'R';
 }
@@ -1134,13 +1137,14 @@ int ps_live_step(struct ps_live *l, double now_s)
 	/* tasks queue (PSI says some task waited): a thread runnable now is
 	 * taken at a full PU. Its run + wait under-reads it: the wait it is in
 	 * is accounted only when it next runs. Only threads that count on
-	 * their own are read (pooled ones have the two-sample rule) */
+	 * their own are read (pooled ones have the two-sample rule), and not
+	 * again when this scan read the stat already */
 	if (l->psi_now)
 		for (i = 0; i < l->thr_n; i++) {
 			struct thr *t = &l->thr[i];
 
 			if (t->managed != 2 && !t->excluded && t->util >= PS_LIVE_SMALL_UTIL &&
-			    t->util < 1 && runnable_now(l, t))
+			    t->util < 1 && (t->state_now ? t->state == 'R' : runnable_now(l, t)))
 				t->util = 1;
 		}
 	for (i = 0; i < l->thr_n; i++) {
