@@ -325,6 +325,112 @@ static void test_policy_names(void **state)
 	assert_non_null(strstr(err, "'turbo'"));
 }
 
+static int cmp_desc_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * The oracle's definition, written the slow way: every order, every prefix
+ * k, first-fit decreasing into the k PUs, the model on each that fits.
+ */
+static double oracle_by_prefix(const struct ps_topo *t, const struct ps_model *m,
+			       const double *demand, int n)
+{
+	const int *orders[3] = { t->pack_order, t->spread_order, t->fill_order };
+	double *srt = malloc(sizeof(double) * (n + 1)), *pd = malloc(sizeof(double) * t->nr_pus);
+	double best = INFINITY, best_work = -1, best_any = INFINITY, sum = 0;
+	int ord, k, i, j, kmin;
+
+	memcpy(srt, demand, sizeof(double) * n);
+	qsort(srt, n, sizeof(double), cmp_desc_d);
+	for (i = 0; i < n; i++)
+		sum += srt[i];
+	kmin = (int)ceil(sum - 1e-9);
+	for (ord = 0; ord < 3; ord++) {
+		for (k = kmin < 1 ? 1 : kmin; k <= t->nr_pus; k++) {
+			struct ps_power pw;
+			int fits = 1;
+
+			memset(pd, 0, sizeof(double) * t->nr_pus);
+			for (i = 0; i < n && fits; i++) {
+				for (j = 0; j < k; j++)
+					if (pd[orders[ord][j]] + srt[i] <= 1.0 + 1e-9) {
+						pd[orders[ord][j]] += srt[i];
+						break;
+					}
+				fits = j < k;
+			}
+			if (!fits)
+				continue;
+			assert_int_equal(ps_power_eval(t, m, pd, NULL, &pw), 0);
+			if (pw.work >= 0.999 * sum && pw.power_w < best)
+				best = pw.power_w;
+			if (pw.work > best_work + 1e-9 ||
+			    (fabs(pw.work - best_work) <= 1e-9 && pw.power_w < best_any)) {
+				best_work = pw.work;
+				best_any = pw.power_w;
+			}
+		}
+	}
+	if (!isfinite(best))
+		best = best_any;
+	free(srt);
+	free(pd);
+	return best;
+}
+
+/* The oracle's one-candidate-per-order search equals the prefix search. */
+static void test_oracle_prefixes(void **state)
+{
+	static const char *const topos[] = { "pack:2 core:8 pu:2",
+					     "pack:2 l3:2 core:3 pu:2",
+					     "pack:4 numa:1 core:16 pu:2" };
+	unsigned long long rng = 12345;
+	double dem[300];
+	int ti, trial;
+
+	(void)state;
+	for (ti = 0; ti < 3; ti++) {
+		struct ps_topo *t = load_topo(topos[ti]);
+		struct ps_oracle *o;
+		struct ps_model m;
+		char err[256];
+
+		assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+		ps_topo_set_smt_gain(t, m.smt_gain);
+		assert_int_equal(ps_oracle_new(t, &m, 300, &o), 0);
+		for (trial = 0; trial < 40; trial++) {
+			double got, want, cap = t->nr_pus * (0.2 + 0.02 * trial);
+			double sum = 0;
+			int n = 0;
+
+			/* mixed sizes, some equal, up to a load of 0.2..1.0 x PUs */
+			while (n < 300) {
+				double v;
+
+				rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+				v = trial % 4 == 0 ? 0.3 : ((rng >> 33) % 1000 + 1) / 1000.0;
+				if (sum + v > cap)
+					break;
+				dem[n++] = v;
+				sum += v;
+			}
+			want = oracle_by_prefix(t, &m, dem, n);
+			assert_int_equal(ps_oracle_power(o, dem, n, &got), 0);
+			if (!isfinite(want))
+				continue; /* the oracle's all-PUs fallback */
+			if (got != want)
+				fail_msg("%s, %d tasks, load %.2f: %.12f W, prefixes say %.12f W",
+					 topos[ti], n, sum, got, want);
+		}
+		ps_oracle_free(o);
+		ps_topo_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_policy_names),
+		cmocka_unit_test(test_oracle_prefixes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
