@@ -4,8 +4,15 @@
  *
  * A binary min-heap on (time, sequence): events at the same time come out in
  * the order they went in, so a run is deterministic.
+ *
+ * Keyed events: a key (a core's completion) has at most one event in the
+ * heap. Setting it again moves that event to its new time, with a new
+ * sequence number, as if it had been popped and pushed: the heap holds no
+ * stale events, so its size is the number of pending events and not the
+ * number of times a completion time changed.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "sim_int.h"
@@ -14,16 +21,34 @@ int ps_evq_init(struct ps_evq *q, int cap)
 {
 	q->n = 0;
 	q->seq = 0;
+	q->pos = NULL;
+	q->nkeys = 0;
 	q->cap = cap > 16 ? cap : 16;
 	q->h = malloc(sizeof(*q->h) * q->cap);
 	return q->h ? 0 : -ENOMEM;
 }
 
+int ps_evq_keys(struct ps_evq *q, int nkeys)
+{
+	int i;
+
+	free(q->pos);
+	q->pos = malloc(sizeof(int) * (nkeys > 0 ? nkeys : 1));
+	if (!q->pos)
+		return -ENOMEM;
+	q->nkeys = nkeys;
+	for (i = 0; i < nkeys; i++)
+		q->pos[i] = -1;
+	return 0;
+}
+
 void ps_evq_fini(struct ps_evq *q)
 {
 	free(q->h);
+	free(q->pos);
 	q->h = NULL;
-	q->n = q->cap = 0;
+	q->pos = NULL;
+	q->n = q->cap = q->nkeys = 0;
 }
 
 static inline int before(const struct ps_ev *a, const struct ps_ev *b)
@@ -31,42 +56,28 @@ static inline int before(const struct ps_ev *a, const struct ps_ev *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver)
+static inline void put(struct ps_evq *q, int i, const struct ps_ev *e)
 {
-	struct ps_ev e = { t, q->seq++, type, a, ver };
-	int i;
+	q->h[i] = *e;
+	if (e->key >= 0)
+		q->pos[e->key] = i;
+}
 
-	if (q->n == q->cap) {
-		int cap = q->cap * 2;
-		void *p = realloc(q->h, sizeof(*q->h) * cap);
-
-		if (!p)
-			return -ENOMEM;
-		q->h = p;
-		q->cap = cap;
-	}
-	i = q->n++;
+static void sift_up(struct ps_evq *q, int i, const struct ps_ev *e)
+{
 	while (i > 0) {
 		int parent = (i - 1) / 2;
 
-		if (!before(&e, &q->h[parent]))
+		if (!before(e, &q->h[parent]))
 			break;
-		q->h[i] = q->h[parent];
+		put(q, i, &q->h[parent]);
 		i = parent;
 	}
-	q->h[i] = e;
-	return 0;
+	put(q, i, e);
 }
 
-int ps_evq_pop(struct ps_evq *q, struct ps_ev *out)
+static void sift_down(struct ps_evq *q, int i, const struct ps_ev *e)
 {
-	struct ps_ev last;
-	int i = 0;
-
-	if (!q->n)
-		return -1;
-	*out = q->h[0];
-	last = q->h[--q->n];
 	for (;;) {
 		int c = 2 * i + 1;
 
@@ -74,12 +85,83 @@ int ps_evq_pop(struct ps_evq *q, struct ps_ev *out)
 			break;
 		if (c + 1 < q->n && before(&q->h[c + 1], &q->h[c]))
 			c++;
-		if (!before(&q->h[c], &last))
+		if (!before(&q->h[c], e))
 			break;
-		q->h[i] = q->h[c];
+		put(q, i, &q->h[c]);
 		i = c;
 	}
-	if (q->n)
-		q->h[i] = last;
+	put(q, i, e);
+}
+
+static int grow(struct ps_evq *q)
+{
+	int cap = q->cap * 2;
+	void *p;
+
+	if (q->n < q->cap)
+		return 0;
+	p = realloc(q->h, sizeof(*q->h) * cap);
+	if (!p)
+		return -ENOMEM;
+	q->h = p;
+	q->cap = cap;
+	return 0;
+}
+
+int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver)
+{
+	struct ps_ev e = { t, q->seq++, type, a, ver, -1 };
+
+	if (grow(q))
+		return -ENOMEM;
+	sift_up(q, q->n++, &e);
+	return 0;
+}
+
+/* Take out the event at heap index i. */
+static void remove_at(struct ps_evq *q, int i)
+{
+	struct ps_ev last;
+
+	if (q->h[i].key >= 0)
+		q->pos[q->h[i].key] = -1;
+	last = q->h[--q->n];
+	if (i == q->n)
+		return;
+	if (i > 0 && before(&last, &q->h[(i - 1) / 2]))
+		sift_up(q, i, &last);
+	else
+		sift_down(q, i, &last);
+}
+
+int ps_evq_set(struct ps_evq *q, int key, double t, int type, int a)
+{
+	struct ps_ev e = { t, 0, type, a, 0, key };
+	int i = q->pos[key];
+
+	if (!isfinite(t)) {
+		if (i >= 0)
+			remove_at(q, i);
+		return 0;
+	}
+	e.seq = q->seq++;
+	if (i < 0) {
+		if (grow(q))
+			return -ENOMEM;
+		sift_up(q, q->n++, &e);
+	} else if (i > 0 && before(&e, &q->h[(i - 1) / 2])) {
+		sift_up(q, i, &e);
+	} else {
+		sift_down(q, i, &e);
+	}
+	return 0;
+}
+
+int ps_evq_pop(struct ps_evq *q, struct ps_ev *out)
+{
+	if (!q->n)
+		return -1;
+	*out = q->h[0];
+	remove_at(q, 0);
 	return 0;
 }

@@ -5,8 +5,8 @@
  * Tasks share a PU fairly (processor sharing: n runnable tasks each get 1/n
  * of it); k busy siblings of a core each run at (1 + g (k-1)) / k, g the
  * model's smt_gain. Progress is computed lazily per core when something on
- * it changes, and the next completion on a core is one event (stale ones
- * are dropped by a version number).
+ * it changes, and the next completion on a core is one keyed event of the
+ * queue, moved when that time changes.
  *
  * Kernel model, inside the allowed PUs:
  *  - wake-up: the previous PU if its core is idle; else the first idle core
@@ -80,7 +80,6 @@ struct spu {
 struct score {
 	int lo, hi;        /* PU indices */
 	int nbusy;
-	unsigned ver;
 	double pending_t;  /* time of the queued completion event, or inf */
 };
 
@@ -332,11 +331,8 @@ static int core_resched(struct sim *s, int c)
 	}
 	if (next == co->pending_t)
 		return 0; /* the queued event is still right */
-	co->ver++;
 	co->pending_t = next;
-	if (isfinite(next))
-		return ps_evq_push(&s->q, next, EV_COMPLETE, c, co->ver);
-	return 0;
+	return ps_evq_set(&s->q, c, next, EV_COMPLETE, c);
 }
 
 static void set_core_idle_bits(struct sim *s, int c, int idle)
@@ -1076,7 +1072,9 @@ static int setup(struct sim *s)
 	}
 	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
 		return -ENOMEM;
-	return ps_evq_init(&s->q, 4 * ntasks + 64);
+	if (ps_evq_init(&s->q, 4 * ntasks + 64))
+		return -ENOMEM;
+	return ps_evq_keys(&s->q, s->ncores);
 }
 
 static int start_tasks(struct sim *s)
@@ -1231,10 +1229,8 @@ int ps_sim_run(const struct ps_sim_config *cfg, struct ps_sim_result *res)
 		case EV_POISSON: r = on_poisson(&s, e.a); break;
 		case EV_TRACE: r = on_trace(&s, e.a); break;
 		case EV_COMPLETE:
-			if (e.ver == s.core[e.a].ver) {
-				s.core[e.a].pending_t = INFINITY;
-				r = on_complete(&s, e.a);
-			}
+			s.core[e.a].pending_t = INFINITY;
+			r = on_complete(&s, e.a);
 			break;
 		case EV_BALANCE:
 			r = legacy_packs(&s) ? balance_legacy(&s) : balance_stock(&s);

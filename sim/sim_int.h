@@ -11,17 +11,28 @@ struct ps_ev {
 	int type;
 	int a;
 	unsigned ver;
+	int key;      /* -1, or the key of a keyed event */
 };
 
 struct ps_evq {
 	struct ps_ev *h;
 	int n, cap;
 	unsigned long long seq;
+	int *pos;     /* heap index of each key's event, -1 if none */
+	int nkeys;
 };
 
 int ps_evq_init(struct ps_evq *q, int cap);
+/* Allow keys 0..nkeys-1 for ps_evq_set(). Return: 0, -ENOMEM. */
+int ps_evq_keys(struct ps_evq *q, int nkeys);
 void ps_evq_fini(struct ps_evq *q);
 int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver);
+/*
+ * The one event of @key, at @t (as if pushed now: last among equal times);
+ * it replaces the key's pending event. An infinite @t removes it.
+ * Return: 0, -ENOMEM.
+ */
+int ps_evq_set(struct ps_evq *q, int key, double t, int type, int a);
 /* Pop the earliest event (ties: first pushed). Return: 0, or -1 if empty. */
 int ps_evq_pop(struct ps_evq *q, struct ps_ev *out);
 

@@ -39,6 +39,53 @@ static void test_event_order(void **state)
 	ps_evq_fini(&q);
 }
 
+/* Keyed events: one per key, moved in place, removed by an infinite time. */
+static void test_event_keys(void **state)
+{
+	double want[40];
+	struct ps_evq q;
+	struct ps_ev e;
+	unsigned long long rng = 7;
+	double last = -1;
+	int i, n = 0, plain = 0, live = 0;
+
+	(void)state;
+	assert_int_equal(ps_evq_init(&q, 4), 0);
+	assert_int_equal(ps_evq_keys(&q, 40), 0);
+	for (i = 0; i < 40; i++)
+		want[i] = INFINITY;
+	for (i = 0; i < 5000; i++) {
+		int k;
+		double t;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		k = (rng >> 33) % 40;
+		t = (rng >> 40) % 7 == 0 ? INFINITY : ((rng >> 20) % 1000) / 10.0;
+		assert_int_equal(ps_evq_set(&q, k, t, 2, k), 0);
+		want[k] = t;
+		if (i % 50 == 0) {
+			assert_int_equal(ps_evq_push(&q, i / 50.0, 1, -1, 0), 0);
+			plain++;
+		}
+	}
+	for (i = 0; i < 40; i++)
+		live += isfinite(want[i]);
+	assert_int_equal(q.n, live + plain); /* no stale copies */
+	while (!ps_evq_pop(&q, &e)) {
+		assert_true(e.t >= last);
+		last = e.t;
+		if (e.type == 2) {
+			assert_true(e.t == want[e.a]); /* its last time, once */
+			want[e.a] = -1;
+		}
+		n++;
+	}
+	assert_int_equal(n, live + plain);
+	for (i = 0; i < 40; i++)
+		assert_true(want[i] == -1 || !isfinite(want[i]));
+	ps_evq_fini(&q);
+}
+
 struct world {
 	struct ps_topo *t;
 	struct ps_model m;
@@ -435,6 +482,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_order),
+		cmocka_unit_test(test_event_keys),
 		cmocka_unit_test(test_seeds_experiment),
 		cmocka_unit_test(test_power_saves_with_cost),
 		cmocka_unit_test(test_determinism),
