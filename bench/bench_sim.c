@@ -17,7 +17,9 @@
  *
  * Each cell runs in a child process of its own, so that the peak resident
  * memory it reports (getrusage ru_maxrss) is that cell's and not the largest
- * so far. Targets: at least 5 million events per second in every cell; under
+ * so far. Events per second are per second of the process's CPU time (the
+ * simulator is one thread): wall time on a shared machine counts others'
+ * work too; both are printed. Targets: at least 5 million events per second in every cell; under
  * 200 MB for 1,024 PUs with 10,000 tasks.
  *
  * usage: bench_sim [ANY]            the table (make bench passes a path)
@@ -39,6 +41,7 @@ static const int pus_list[] = { 32, 256, 1024 };
 static const int tasks_list[] = { 64, 1000, 10000 };
 
 struct cell {
+	double cpu_s;
 	double wall_s;
 	double sim_s;
 	long events;
@@ -46,11 +49,11 @@ struct cell {
 	int ok;
 };
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -84,7 +87,7 @@ static int run_cell(int pus, int tasks, struct cell *out)
 	struct ps_model m;
 	struct rusage ru;
 	char err[256], why[64], wspec[64];
-	double t0;
+	double t0, c0;
 
 	memset(out, 0, sizeof(*out));
 	if (!spec)
@@ -114,10 +117,12 @@ static int run_cell(int pus, int tasks, struct cell *out)
 	if (ps_sim_policy_parse("power", "/", &c.pol, why, sizeof(why), err,
 				sizeof(err)))
 		return -1;
-	t0 = now_s();
+	t0 = clock_s(CLOCK_MONOTONIC);
+	c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	if (ps_sim_run(&c, &r))
 		return -1;
-	out->wall_s = now_s() - t0;
+	out->cpu_s = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	out->wall_s = clock_s(CLOCK_MONOTONIC) - t0;
 	out->sim_s = c.duration;
 	out->events = r.events;
 	getrusage(RUSAGE_SELF, &ru);
@@ -161,10 +166,11 @@ static int fork_cell(int pus, int tasks, struct cell *out)
 
 static void print_cell(int pus, int tasks, const struct cell *c)
 {
-	double meps = c->events / c->wall_s / 1e6;
+	double meps = c->events / c->cpu_s / 1e6;
 
-	printf("%5d %6d %9.6f %7.1f %10ld %7.2f %9.2f %8.1f  %s\n", pus, tasks,
-	       duty_of(pus, tasks), c->sim_s, c->events, c->wall_s, meps,
+	printf("%5d %6d %9.6f %7.1f %10ld %6.2f %6.2f %9.2f %8.1f  %s\n", pus,
+	       tasks, duty_of(pus, tasks), c->sim_s, c->events, c->cpu_s,
+	       c->wall_s, meps,
 	       c->maxrss_kb / 1024.0,
 	       meps >= 5 ? "ok" : "below 5 M/s");
 }
@@ -189,8 +195,8 @@ int main(int argc, char **argv)
 	       "xeon-e5-2680-2s, one core\n"
 	       "PUs: 32 = pack:2 core:8 pu:2, 256 = pack:2 l3:8 core:8 pu:2, "
 	       "1024 = pack:8 core:64 pu:2\n");
-	printf("%5s %6s %9s %7s %10s %7s %9s %8s\n", "PUs", "tasks", "duty",
-	       "sim s", "events", "wall s", "M ev/s", "peak MB");
+	printf("%5s %6s %9s %7s %10s %6s %6s %9s %8s\n", "PUs", "tasks", "duty",
+	       "sim s", "events", "cpu s", "wall s", "M ev/s", "peak MB");
 	for (i = 0; i < sizeof(pus_list) / sizeof(pus_list[0]); i++) {
 		for (j = 0; j < sizeof(tasks_list) / sizeof(tasks_list[0]); j++) {
 			struct cell c;
@@ -201,10 +207,13 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			print_cell(pus_list[i], tasks_list[j], &c);
-			bad += c.events / c.wall_s < 5e6;
+			bad += c.events / c.cpu_s < 5e6;
 		}
 	}
-	printf("peak MB: the cell's own process, getrusage ru_maxrss\n");
+	printf("M ev/s: events per second of the process's CPU time "
+	       "(CLOCK_PROCESS_CPUTIME_ID; one thread, so one core; wall time\n"
+	       "is longer when other work shares the machine). peak MB: the "
+	       "cell's own process, getrusage ru_maxrss\n");
 	if (bad)
 		printf("%d cell(s) below 5 million events/s\n", bad);
 	return 0;
