@@ -14,8 +14,18 @@ struct ps_ev {
 	int key;      /* -1, or the key of a keyed event */
 };
 
+/* A heap node: the time as an integer that orders the same way. */
+struct ps_evn {
+	unsigned long long tk;
+	unsigned long long seq;
+	int type;
+	int a;
+	int key;
+	unsigned ver;
+};
+
 struct ps_evq {
-	struct ps_ev *h;
+	struct ps_evn *h;   /* h[n] is a sentinel later than any event */
 	int n, cap;
 	unsigned long long seq;
 	int *pos;     /* heap index of each key's event, -1 if none */
