@@ -9,9 +9,11 @@
  * queue, moved when that time changes.
  *
  * Kernel model, inside the allowed PUs:
- *  - wake-up: the previous PU if its core is idle; else the first idle core
- *    (searching the previous PU's top-level domain first); else the previous
- *    PU if idle; else the first idle PU; else the least loaded PU.
+ *  - wake-up: the previous PU if its core is idle; else the first idle core,
+ *    searched domain by domain from the previous PU's LLC (the smallest
+ *    domain holding it and another core) up to the machine; else the
+ *    previous PU if idle; else the first idle PU, searched the same way;
+ *    else the least loaded PU (a tournament tree, O(log P) per change).
  *  - a PU going idle pulls a task from a PU running two or more (new-idle
  *    balance);
  *  - every balance period: a task moves from a PU with two or more to an
@@ -1192,8 +1194,10 @@ static int setup(struct sim *s)
 		const struct score *co = &s->core[s->pu[p].core];
 
 		s->pu[p].head = -1;
-		(void)co;
-		for (d = t->pus[p].dom; t->doms[d].parent > 0; d = t->doms[d].parent)
+		/* the LLC: up from its core until the domain holds more */
+		for (d = t->pus[p].dom; t->doms[d].parent >= 0 &&
+		     t->doms[d].pu_lo >= co->lo && t->doms[d].pu_hi <= co->hi;
+		     d = t->doms[d].parent)
 			;
 		s->pu[p].llc = d;
 		bit_set(s->allowed, p);
