@@ -34,7 +34,9 @@
  * ps_policy_decide(); the allowed set it returns is applied at once (tasks
  * on PUs taken away move). Utilization is the PU time a task received over
  * the interval, decayed: u = max(sample, (u + sample) / 2). Jobs of a
- * Poisson or trace item count together, split into tasks of at most 1.0.
+ * Poisson or trace item count together, split into tasks of at most 1.0,
+ * and so do tasks under 0.005 each (10,000 tasks of 0.002 are 20 PUs of
+ * load, not none).
  * Deadline misses in an interval are pressure: the next decision may not
  * have fewer PUs than twice the set that missed, held for 10 intervals,
  * doubling each time misses come back.
@@ -970,7 +972,7 @@ static int on_interval(struct sim *s)
 	const struct ps_workload *wl = s->cfg->wl;
 	double dt = s->now - s->iv_start;
 	struct ps_power pw;
-	double op;
+	double op, small = 0;
 	int c, i, n = 0, no = 0, r, p, it;
 
 	if (dt <= 0)
@@ -1026,7 +1028,9 @@ static int on_interval(struct sim *s)
 
 				k->util = smp > (k->util + smp) / 2 ? smp : (k->util + smp) / 2;
 				k->cpu_iv = 0;
-				if (k->util >= 0.005 && n < s->cap_in)
+				if (k->util < 0.005)
+					small += k->util;
+				else if (n < s->cap_in)
 					s->uin[n++] = k->util > 1 ? 1 : k->util;
 			}
 		} else {
@@ -1034,6 +1038,9 @@ static int on_interval(struct sim *s)
 		}
 		s->item_cpu_iv[it] = 0;
 	}
+	/* tasks too small to count alone count together, as jobs do */
+	if (small >= 0.005)
+		n = push_chunks(s->uin, n, s->cap_in, small);
 	for (i = 0; i < s->ntk; i++)
 		s->tk[i].cpu_iv = 0;
 	s->r->intervals++;
