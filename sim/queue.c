@@ -11,6 +11,15 @@
  * stale events, so its size is the number of pending events and not the
  * number of times a completion time changed.
  *
+ * Lanes: events that come in time order (the releases of a periodic item:
+ * each is pushed one period after the release being handled, and adding
+ * a period keeps the order because rounding is monotonic) wait in a FIFO,
+ * and only the first of each lane is in the heap. Popping it puts the
+ * next one of the lane in its place with one sift. An event that would
+ * not be the lane's latest goes to the heap as usual, so the order of
+ * events is exactly that of one heap; the heap holds one node per lane
+ * instead of one per task.
+ *
  * Speed: times are compared as integers (a double's bits, mapped so that
  * integer order is numeric order), the smaller child is picked without a
  * branch, and a sentinel after the last node saves the bound check.
@@ -50,6 +59,8 @@ int ps_evq_init(struct ps_evq *q, int cap)
 	q->seq = 0;
 	q->pos = NULL;
 	q->nkeys = 0;
+	q->lanes = NULL;
+	q->nlanes = 0;
 	q->cap = cap > 16 ? cap : 16;
 	q->h = malloc(sizeof(*q->h) * (q->cap + 1));
 	if (!q->h)
@@ -72,13 +83,36 @@ int ps_evq_keys(struct ps_evq *q, int nkeys)
 	return 0;
 }
 
+int ps_evq_lanes(struct ps_evq *q, int nlanes)
+{
+	int *pos = realloc(q->pos, sizeof(int) * (q->nkeys + nlanes + 1));
+	int i;
+
+	if (!pos)
+		return -ENOMEM;
+	q->pos = pos;
+	q->lanes = calloc(nlanes + 1, sizeof(*q->lanes));
+	if (!q->lanes)
+		return -ENOMEM;
+	q->nlanes = nlanes;
+	for (i = 0; i < nlanes; i++)
+		q->pos[q->nkeys + i] = -1;
+	return 0;
+}
+
 void ps_evq_fini(struct ps_evq *q)
 {
+	int i;
+
+	for (i = 0; i < q->nlanes; i++)
+		free(q->lanes[i].r);
+	free(q->lanes);
 	free(q->h);
 	free(q->pos);
 	q->h = NULL;
 	q->pos = NULL;
-	q->n = q->cap = q->nkeys = 0;
+	q->lanes = NULL;
+	q->n = q->cap = q->nkeys = q->nlanes = 0;
 }
 
 static inline int before(const struct ps_evn *a, const struct ps_evn *b)
@@ -191,6 +225,46 @@ int ps_evq_set(struct ps_evq *q, int key, double t, int type, int a)
 	return 0;
 }
 
+int ps_evq_push_lane(struct ps_evq *q, int lane, double t, int type, int a)
+{
+	struct ps_evlane *l = &q->lanes[lane];
+	struct ps_evn e = { t_key(t), q->seq++, type, a, q->nkeys + lane, 0 };
+
+	if (l->len && before(&e, &l->r[(l->head + l->len - 1) % l->cap])) {
+		/* not the latest of its lane: an ordinary event */
+		e.key = -1;
+		if (grow(q))
+			return -ENOMEM;
+		q->n++;
+		q->h[q->n] = sentinel;
+		sift_up(q, q->n - 1, &e);
+		return 0;
+	}
+	if (l->len == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 16, i;
+		struct ps_evn *r = malloc(sizeof(*r) * cap);
+
+		if (!r)
+			return -ENOMEM;
+		for (i = 0; i < l->len; i++)
+			r[i] = l->r[(l->head + i) % l->cap];
+		free(l->r);
+		l->r = r;
+		l->cap = cap;
+		l->head = 0;
+	}
+	l->r[(l->head + l->len++) % l->cap] = e;
+	if (l->len == 1) {
+		/* the lane's first: into the heap */
+		if (grow(q))
+			return -ENOMEM;
+		q->n++;
+		q->h[q->n] = sentinel;
+		sift_up(q, q->n - 1, &e);
+	}
+	return 0;
+}
+
 int ps_evq_pop(struct ps_evq *q, struct ps_ev *out)
 {
 	const struct ps_evn *h = &q->h[0];
@@ -203,6 +277,18 @@ int ps_evq_pop(struct ps_evq *q, struct ps_ev *out)
 	out->a = h->a;
 	out->ver = h->ver;
 	out->key = h->key;
+	if (h->key >= q->nkeys) {
+		struct ps_evlane *l = &q->lanes[h->key - q->nkeys];
+
+		l->head = (l->head + 1) % l->cap;
+		if (--l->len) {
+			/* the lane's next takes the root's place */
+			struct ps_evn next = l->r[l->head];
+
+			sift_down(q, 0, &next);
+			return 0;
+		}
+	}
 	remove_at(q, 0);
 	return 0;
 }

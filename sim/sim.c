@@ -706,7 +706,8 @@ static int on_periodic(struct sim *s, int i)
 	s->r->work_given += w;
 	s->item_rel_iv[s->tk[i].item] += w;
 	if (!r)
-		r = ps_evq_push(&s->q, s->now + it->period, EV_PERIODIC, i, 0);
+		r = ps_evq_push_lane(&s->q, s->tk[i].item, s->now + it->period,
+				     EV_PERIODIC, i);
 	return r;
 }
 
@@ -1236,9 +1237,9 @@ static int setup(struct sim *s)
 	}
 	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
 		return -ENOMEM;
-	if (ps_evq_init(&s->q, 4 * ntasks + 64))
+	if (ps_evq_init(&s->q, 4 * ntasks + 64) || ps_evq_keys(&s->q, s->ncores))
 		return -ENOMEM;
-	return ps_evq_keys(&s->q, s->ncores);
+	return ps_evq_lanes(&s->q, wl->nitems);
 }
 
 static int start_tasks(struct sim *s)

@@ -86,6 +86,52 @@ static void test_event_keys(void **state)
 	ps_evq_fini(&q);
 }
 
+/* Lanes change nothing in the order of events, in or out of time order. */
+static void test_event_lanes(void **state)
+{
+	struct ps_evq a, b;
+	struct ps_ev x, y;
+	unsigned long long rng = 99;
+	double now = 0;
+	int i, n = 0;
+
+	(void)state;
+	assert_int_equal(ps_evq_init(&a, 4), 0);
+	assert_int_equal(ps_evq_init(&b, 4), 0);
+	assert_int_equal(ps_evq_keys(&a, 0), 0);
+	assert_int_equal(ps_evq_lanes(&a, 3), 0);
+	for (i = 0; i < 20000; i++) {
+		int lane, pop;
+		double t;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		lane = (rng >> 33) % 3;
+		pop = (rng >> 40) % 3 == 0 && a.n;
+		/* mostly a period after now (in order), sometimes earlier, ties */
+		t = (rng >> 45) % 10 == 0 ? now + ((rng >> 20) % 5) * 0.001 :
+		    now + 0.01 * (lane + 1);
+		if (pop) {
+			assert_int_equal(ps_evq_pop(&a, &x), 0);
+			assert_int_equal(ps_evq_pop(&b, &y), 0);
+			assert_true(x.t == y.t && x.type == y.type && x.a == y.a);
+			now = x.t;
+			n++;
+		} else {
+			assert_int_equal(ps_evq_push_lane(&a, lane, t, 3, i), 0);
+			assert_int_equal(ps_evq_push(&b, t, 3, i, 0), 0);
+		}
+	}
+	while (!ps_evq_pop(&a, &x)) {
+		assert_int_equal(ps_evq_pop(&b, &y), 0);
+		assert_true(x.t == y.t && x.a == y.a);
+		n++;
+	}
+	assert_int_equal(b.n, 0);
+	assert_true(n > 5000);
+	ps_evq_fini(&a);
+	ps_evq_fini(&b);
+}
+
 struct world {
 	struct ps_topo *t;
 	struct ps_model m;
@@ -483,6 +529,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_event_keys),
+		cmocka_unit_test(test_event_lanes),
 		cmocka_unit_test(test_seeds_experiment),
 		cmocka_unit_test(test_power_saves_with_cost),
 		cmocka_unit_test(test_determinism),
