@@ -418,6 +418,74 @@ static void test_policy_names(void **state)
 	assert_non_null(strstr(err, "'turbo'"));
 }
 
+/*
+ * A waking task looks for an idle core in its own LLC before the rest of
+ * its package: on 2 packages x 2 L3s x 3 cores, task 5 last ran on PU 5
+ * (L3 {3,4,5}), which is busy when it wakes; PUs 1 and 4 are idle. It goes
+ * to 4, in its L3, not to 1, the first idle core of the package.
+ */
+static void test_wake_llc_first(void **state)
+{
+	char path[] = "/tmp/ps-trace-XXXXXX", wl[64];
+	struct world x;
+	FILE *f;
+	int fd, k, on4 = 0;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "0 0 run 1s\n0 1 run 1ms\n0 2 run 1s\n0 3 run 1s\n"
+		   "0 4 run 1ms\n0 5 run 1ms\n"          /* 1, 4, 5 idle at 1 ms */
+		   "2ms 6 run 500us\n2ms 7 run 500us\n"  /* on 1 and 4 until 2.5 ms */
+		   "2ms 8 run 1s\n"                      /* on 5 */
+		   "3500us 5 run 1s\n");
+	fclose(f);
+	snprintf(wl, sizeof(wl), "trace:%s", path);
+	run(&x, "pack:2 l3:2 core:3 pu:1", wl, "kernel", 0.01);
+	assert_int_equal(x.r.snap[5].nr, 1);
+	assert_int_equal(x.r.snap[5].tasks[0], 8);
+	for (k = 0; k < x.r.snap[4].ntasks_listed; k++)
+		on4 |= x.r.snap[4].tasks[k] == 5;
+	if (!on4 || x.r.snap[1].nr != 0)
+		fail_msg("task 5 not on PU 4 (PU 1 runs %d, PU 4 runs %d)",
+			 x.r.snap[1].nr, x.r.snap[4].nr);
+	done(&x);
+	unlink(path);
+}
+
+/*
+ * At scale (1,024 PUs, 10,000 periodic tasks and Poisson jobs, overloaded
+ * PUs all the time): work is conserved, tasks run only where allowed, and
+ * the power policy keeps its deadlines on a machine that has room.
+ */
+static void test_scale(void **state)
+{
+	static const char *const pols[] = { "kernel", "power" };
+	int k, p;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct world x;
+		double rel;
+
+		run(&x, "pack:8 core:64 pu:2", "periodic:10000:0.06:10ms+poisson:2000/s:5ms",
+		    pols[k], 0.5);
+		rel = fabs(x.r.work_done_finite + x.r.work_left - x.r.work_given) /
+		      x.r.work_given;
+		if (rel > 1e-9)
+			fail_msg("%s: done %.9f + left %.9f != given %.9f", pols[k],
+				 x.r.work_done_finite, x.r.work_left, x.r.work_given);
+		for (p = 0; p < x.t->nr_pus; p++)
+			assert_true(x.r.snap[p].allowed || x.r.snap[p].nr == 0);
+		assert_true(x.r.events > 200000);
+		if (k == 1 && x.r.deadline_misses > x.r.periods / 100)
+			fail_msg("power: %ld misses in %ld periods", x.r.deadline_misses,
+				 x.r.periods);
+		done(&x);
+	}
+}
+
 static int cmp_desc_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -541,6 +609,8 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_policy_names),
 		cmocka_unit_test(test_oracle_prefixes),
+		cmocka_unit_test(test_wake_llc_first),
+		cmocka_unit_test(test_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
