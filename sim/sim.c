@@ -17,8 +17,11 @@
  *  - a PU going idle pulls a task from a PU running two or more (new-idle
  *    balance);
  *  - every balance period: a task moves from a PU with two or more to an
- *    idle core, then to an idle PU; a core with two busy siblings hands one
- *    task to an idle core.
+ *    idle core, then to an idle PU, else to the least loaded PU if that runs
+ *    two fewer; a core with two busy siblings hands one task to an idle
+ *    core. At most 64 moves; only PUs and cores that can give a task are
+ *    visited (bitmaps, and the least-loaded tree's max), so a balanced
+ *    machine costs O(P / 64) words per balance, not O(P).
  * Legacy mode (the 2012 knobs) replaces the balance with packing toward a
  * target: packages in order, each filled to its capacity in tasks. That
  * capacity is the 2.6.3x arithmetic: DIV_ROUND_CLOSEST(cpu_power, 1024)
