@@ -22,6 +22,9 @@ void ps_json_str(FILE *f, const char *s);
 /* Load a topology/model/policy argument; print the error and return 2. */
 int ps_cli_topo(const char *spec, struct ps_topo **out);
 int ps_cli_model(const char *name, struct ps_model *m);
+/* A model's kinds against the topology: 0, or one line and PS_EXIT_USAGE. */
+int ps_cli_model_check(const char *name, const struct ps_model *m,
+		       const struct ps_topo *topo);
 int ps_cli_policy(const char *s, enum ps_policy *p);
 
 int ps_cmd_plan(int argc, char **argv);

@@ -75,3 +75,14 @@ int ps_cli_policy(const char *s, enum ps_policy *p)
 	}
 	return 0;
 }
+
+int ps_cli_model_check(const char *name, const struct ps_model *m,
+		       const struct ps_topo *topo)
+{
+	char err[256];
+
+	if (!ps_model_check(m, topo, err, sizeof(err)))
+		return PS_EXIT_OK;
+	ps_err("model '%s': %s", name, err);
+	return PS_EXIT_USAGE;
+}

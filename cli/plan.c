@@ -55,7 +55,11 @@ static int plan_make(const struct ps_topo *topo, const struct ps_model *m,
 		     int n, struct plan *p)
 {
 	enum ps_policy pol = req;
+	struct ps_policy_params params;
 	int r;
+
+	ps_policy_params_default(&params);
+	params.model = m;
 
 	p->requested = req;
 	p->why[0] = '\0';
@@ -63,7 +67,7 @@ static int plan_make(const struct ps_topo *topo, const struct ps_model *m,
 		ps_source_resolve(root, &pol, p->why, sizeof(p->why));
 	r = ps_decision_init(&p->d, topo, n);
 	if (!r)
-		r = ps_policy_decide(topo, pol, util, n, NULL, NULL, &p->d);
+		r = ps_policy_decide(topo, pol, util, n, &params, NULL, &p->d);
 	if (!r)
 		r = ps_power_eval(topo, m, p->d.pu_load, NULL, &p->pw);
 	return r;
@@ -361,6 +365,8 @@ int ps_cmd_plan(int argc, char **argv)
 	rc = ps_cli_model(model, &m);
 	if (!rc)
 		rc = ps_cli_topo(tspec, &topo);
+	if (!rc)
+		rc = ps_cli_model_check(model, &m, topo);
 	if (rc)
 		goto out;
 	ps_topo_set_smt_gain(topo, m.smt_gain);

@@ -368,6 +368,8 @@ int ps_cmd_sim(int argc, char **argv)
 	rc = ps_cli_model(model, &m);
 	if (!rc)
 		rc = ps_cli_topo(tspec, &topo);
+	if (!rc)
+		rc = ps_cli_model_check(model, &m, topo);
 	if (rc)
 		goto out;
 	ps_topo_set_smt_gain(topo, m.smt_gain);

@@ -14,10 +14,13 @@
 
 #include "ps/policy.h"
 
+#define PS_NR_XORD 5
+
 void ps_policy_params_default(struct ps_policy_params *p)
 {
 	p->target_fill = PS_DEFAULT_TARGET_FILL;
 	p->shrink_after = PS_DEFAULT_SHRINK_AFTER;
+	p->model = NULL;
 }
 
 int ps_policy_parse(const char *s, enum ps_policy *out)
@@ -45,6 +48,54 @@ const char *ps_policy_name(enum ps_policy p)
 	return "?";
 }
 
+/* The orders candidates walk; kinds' orders are the pack order by kind. */
+enum { XO_PACK, XO_FILL, XO_SPREAD, XO_EFF, XO_PERFK };
+
+static void kind_order(const struct ps_topo *t, int efficient_first, int *out)
+{
+	int n = 0, k, i;
+
+	for (k = 0; k < t->nr_kinds; k++) {
+		int want = efficient_first ? k : t->nr_kinds - 1 - k;
+
+		for (i = 0; i < t->nr_pus; i++)
+			if (t->pus[t->pack_order[i]].kind == want)
+				out[n++] = t->pack_order[i];
+	}
+}
+
+static void build_xorders(const struct ps_topo *t, int *ord, int *rank)
+{
+	int n = t->nr_pus, o, i;
+
+	memcpy(ord + XO_PACK * n, t->pack_order, sizeof(int) * n);
+	memcpy(ord + XO_FILL * n, t->fill_order, sizeof(int) * n);
+	memcpy(ord + XO_SPREAD * n, t->spread_order, sizeof(int) * n);
+	kind_order(t, 1, ord + XO_EFF * n);
+	kind_order(t, 0, ord + XO_PERFK * n);
+	for (o = 0; o < PS_NR_XORD; o++)
+		for (i = 0; i < n; i++)
+			rank[o * n + ord[o * n + i]] = i;
+}
+
+static const char *const cand_names[PS_CAND_COUNT] = {
+	[PS_CAND_PACK] = "pack",
+	[PS_CAND_FILL] = "siblings-first",
+	[PS_CAND_SPREAD] = "spread-packed",
+	[PS_CAND_EFF] = "efficient-first",
+	[PS_CAND_PERF_KIND] = "performant-first",
+	[PS_CAND_ONE_PACK] = "one-per-pu",
+	[PS_CAND_ONE_EFF] = "one-per-pu-efficient",
+	[PS_CAND_PERFORMANCE] = "performance",
+};
+
+const char *ps_cand_name(int cand)
+{
+	if (cand < 0 || cand >= PS_CAND_COUNT)
+		return "?";
+	return cand_names[cand];
+}
+
 int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
 		     int max_tasks)
 {
@@ -65,11 +116,18 @@ int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
 	d->seg_ = calloc(2 * s, sizeof(double));
 	d->key_ = calloc(max_tasks + 1, sizeof(unsigned short));
 	d->win_ = calloc(2 * s, sizeof(int));
+	d->ctask_ = calloc(max_tasks + 1, sizeof(int));
+	d->cload_ = calloc(n, sizeof(double));
+	d->cap_ = calloc(n, sizeof(double));
+	d->xord_ = calloc((size_t)PS_NR_XORD * n, sizeof(int));
+	d->xrank_ = calloc((size_t)PS_NR_XORD * n, sizeof(int));
 	if (!d->task_pu || !d->order_ || !d->tmp_ || !d->pu_load ||
-	    !d->allowed || !d->seg_ || !d->key_ || !d->win_) {
+	    !d->allowed || !d->seg_ || !d->key_ || !d->win_ || !d->ctask_ ||
+	    !d->cload_ || !d->cap_ || !d->xord_ || !d->xrank_) {
 		ps_decision_fini(d);
 		return -ENOMEM;
 	}
+	build_xorders(topo, d->xord_, d->xrank_);
 	return 0;
 }
 
@@ -83,6 +141,11 @@ void ps_decision_fini(struct ps_decision *d)
 	free(d->seg_);
 	free(d->key_);
 	free(d->win_);
+	free(d->ctask_);
+	free(d->cload_);
+	free(d->cap_);
+	free(d->xord_);
+	free(d->xrank_);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -146,26 +209,27 @@ static int seg_first_ge(const double *seg, int s, double x)
 	if (seg[1] < x)
 		return -1;
 	while (i < s)
-		i = seg[2 * i] >= x ? 2 * i : 2 * i + 1;
+		i = 2 * i + (seg[2 * i] < x);
 	return i - s;
 }
 
 /*
  * Biggest task first to the least loaded PU, ties to the earliest rank.
- * A tournament tree: win[node] is the rank with the least load below node
- * (the leftmost on ties), so the pick is win[1] and an update replays one
- * path; the compares compile to conditional moves, not branches. While every
- * PU is still empty the pick is simply the next rank.
+ * A tournament tree whose nodes hold the winner's load and rank (ld[node],
+ * win[node]: the least load below node, the leftmost on ties), so the pick
+ * is win[1] and an update replays one path reading only the sibling at each
+ * level; the compares compile to conditional moves, not branches. While
+ * every PU is still empty the pick is simply the next rank.
  */
 static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
 			    const double *util, int n, struct ps_decision *d)
 {
 	int s = d->seg_n_, *win = d->win_, first, i;
-	double *load = d->seg_; /* per rank; ranks past nr_pus never win */
+	double *ld = d->seg_; /* ranks past nr_pus never win */
 
 	first = n < topo->nr_pus ? n : topo->nr_pus;
 	for (i = 0; i < s; i++) {
-		load[i] = i < topo->nr_pus ? 0.0 : INFINITY;
+		ld[s + i] = i < topo->nr_pus ? 0.0 : INFINITY;
 		win[s + i] = i;
 	}
 	for (i = 0; i < first; i++) {
@@ -173,24 +237,37 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
 
 		d->task_pu[t] = pu;
 		d->pu_load[pu] = util[t];
-		load[i] = util[t];
+		ld[s + i] = util[t];
 	}
 	for (i = s - 1; i >= 1; i--) {
-		int a = win[2 * i], b = win[2 * i + 1];
+		int r = ld[2 * i + 1] < ld[2 * i];
 
-		win[i] = load[b] < load[a] ? b : a;
+		ld[i] = ld[2 * i + r];
+		win[i] = win[2 * i + r];
 	}
 	for (i = first; i < n; i++) {
-		int t = d->order_[i], r = win[1], node;
-		int pu = rank_pu[r];
+		int t = d->order_[i], r = win[1], pos = s + r;
+		int pu = rank_pu[r], cr = r;
+		double cl;
 
 		d->task_pu[t] = pu;
 		d->pu_load[pu] += util[t];
-		load[r] = d->pu_load[pu];
-		for (node = (s + r) >> 1; node >= 1; node >>= 1) {
-			int a = win[2 * node], b = win[2 * node + 1];
+		cl = d->pu_load[pu];
+		ld[pos] = cl;
+		while (pos > 1) {
+			int odd = pos & 1, sr = win[pos ^ 1], lr, rr, take;
+			double sl = ld[pos ^ 1], lld, rld;
 
-			win[node] = load[b] < load[a] ? b : a;
+			lld = odd ? sl : cl;
+			lr = odd ? sr : cr;
+			rld = odd ? cl : sl;
+			rr = odd ? cr : sr;
+			take = rld < lld;
+			cl = take ? rld : lld;
+			cr = take ? rr : lr;
+			pos >>= 1;
+			ld[pos] = cl;
+			win[pos] = cr;
 		}
 	}
 	memset(d->allowed, 1, topo->nr_pus);
@@ -204,10 +281,11 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
  * not pass that. Opening an idle sibling counts it among the k.
  */
 static double pu_room(const struct ps_topo *topo, const double *load,
-		      double fill, int pu)
+		      const double *cap, double fill, int pu)
 {
 	int lo, hi, k = 0, q;
-	double room = fill - load[pu], sum = 0, core;
+	double c = cap ? cap[pu] : 1.0;
+	double room = fill * c - load[pu], sum = 0, core;
 
 	if (topo->pus[pu].nr_siblings <= 1)
 		return room;
@@ -217,7 +295,7 @@ static double pu_room(const struct ps_topo *topo, const double *load,
 		sum += load[q];
 		k += q == pu || load[q] > 0;
 	}
-	core = 1 + topo->smt_gain * (k - 1) - sum;
+	core = c * (1 + topo->smt_gain * (k - 1)) - sum;
 	return core < room ? core : room;
 }
 
@@ -228,7 +306,8 @@ static double pu_room(const struct ps_topo *topo, const double *load,
  * Return: PUs used (the highest rank + 1), or -1 if the load does not fit.
  */
 static int assign_packed(const struct ps_topo *topo, const double *util, int n,
-			 double fill, struct ps_decision *d)
+			 double fill, const int *order, const int *rank,
+			 const double *cap, struct ps_decision *d)
 {
 	int s = d->seg_n_, used = 0, own = 0, i, r;
 
@@ -239,14 +318,14 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 			continue;
 		if (own == topo->nr_pus)
 			return -1;
-		d->task_pu[t] = topo->pack_order[own];
-		d->pu_load[topo->pack_order[own++]] = util[t];
+		d->task_pu[t] = order[own];
+		d->pu_load[order[own++]] = util[t];
 	}
 	used = own;
 	for (r = 0; r < s; r++)
 		d->seg_[s + r] = r < topo->nr_pus ?
 			(r < own ? -INFINITY :
-			 pu_room(topo, d->pu_load, fill, topo->pack_order[r])) :
+			 pu_room(topo, d->pu_load, cap, fill, order[r])) :
 			-INFINITY;
 	for (r = s - 1; r >= 1; r--)
 		d->seg_[r] = max2(d->seg_[2 * r], d->seg_[2 * r + 1]);
@@ -259,7 +338,7 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 		r = seg_first_ge(d->seg_, s, util[t] - 1e-9);
 		if (r < 0)
 			return -1;
-		pu = topo->pack_order[r];
+		pu = order[r];
 		d->task_pu[t] = pu;
 		d->pu_load[pu] += util[t];
 		if (r + 1 > used)
@@ -267,10 +346,10 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 		lo = topo->pus[pu].nr_siblings > 1 ? topo->doms[topo->pus[pu].dom].pu_lo : pu;
 		hi = lo + (topo->pus[pu].nr_siblings > 1 ? topo->pus[pu].nr_siblings : 1);
 		for (q = lo; q < hi; q++) {
-			int rq = topo->pack_rank[q];
+			int rq = rank[q];
 
 			if (rq >= own)
-				seg_set(d->seg_, s, rq, pu_room(topo, d->pu_load, fill, q));
+				seg_set(d->seg_, s, rq, pu_room(topo, d->pu_load, cap, fill, q));
 		}
 	}
 	return used;
@@ -324,6 +403,147 @@ static int check_input(const struct ps_topo *topo, enum ps_policy policy,
 	return 0;
 }
 
+static void swap_cand(struct ps_decision *d)
+{
+	int *ti = d->task_pu;
+	double *tl = d->pu_load;
+
+	d->task_pu = d->ctask_;
+	d->ctask_ = ti;
+	d->pu_load = d->cload_;
+	d->cload_ = tl;
+}
+
+/* Above this many tasks per PU only the pack order and performance compete. */
+#define FULL_CANDIDATES_TASKS_PER_PU 4
+
+/*
+ * Power by the model: see the DOC in include/ps/policy.h. Each candidate is
+ * placed into d->task_pu/pu_load; the best so far is kept in ctask_/cload_
+ * by swapping the arrays, so nothing is copied per candidate.
+ */
+static int decide_by_model(const struct ps_topo *topo, const double *util,
+			   int n, const struct ps_policy_params *params,
+			   const struct ps_decision *prev, struct ps_decision *d)
+{
+	const struct ps_model *m = params->model;
+	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
+	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1;
+	double umax = 0;
+	static const int cand_seq[PS_CAND_COUNT] = {
+		PS_CAND_PERFORMANCE, PS_CAND_PACK, PS_CAND_FILL, PS_CAND_SPREAD,
+		PS_CAND_EFF, PS_CAND_PERF_KIND, PS_CAND_ONE_PACK, PS_CAND_ONE_EFF,
+	};
+	int fits, full, c, ci, i, keep;
+	struct ps_power pw;
+
+	for (i = 0; i < n; i++)
+		umax = umax > util[i] ? umax : util[i];
+	for (i = 0; i < P; i++)
+		d->cap_[i] = ps_model_pu_capacity(m, topo, i);
+	full = n <= FULL_CANDIDATES_TASKS_PER_PU * P || n <= 512;
+	fits = -1; /* known after the pack candidate */
+	d->chosen = -1;
+	for (ci = 0; ci < PS_CAND_COUNT; ci++) {
+		int ord = 0, used = 0, ok;
+
+		c = cand_seq[ci];
+
+		memset(d->pu_load, 0, sizeof(double) * P);
+		switch (c) {
+		case PS_CAND_PERFORMANCE:
+			ord = XO_SPREAD;
+			assign_balanced(topo, topo->spread_order, util, n, d);
+			used = n < P ? n : P;
+			break;
+		case PS_CAND_ONE_PACK:
+		case PS_CAND_ONE_EFF:
+			if (n > P || !full ||
+			    (c == PS_CAND_ONE_EFF && topo->nr_kinds < 2))
+				continue;
+			ord = c == PS_CAND_ONE_PACK ? XO_PACK : XO_EFF;
+			for (i = 0; i < n; i++) {
+				int pu = d->xord_[ord * P + i];
+
+				d->task_pu[d->order_[i]] = pu;
+				d->pu_load[pu] = util[d->order_[i]];
+			}
+			used = n;
+			break;
+		default:
+			if (c != PS_CAND_PACK && !full)
+				continue;
+			if ((c == PS_CAND_EFF || c == PS_CAND_PERF_KIND) &&
+			    topo->nr_kinds < 2)
+				continue;
+			ord = c == PS_CAND_PACK ? XO_PACK : c == PS_CAND_FILL ? XO_FILL :
+			      c == PS_CAND_SPREAD ? XO_SPREAD : c == PS_CAND_EFF ?
+			      XO_EFF : XO_PERFK;
+			used = assign_packed(topo, util, n, fill, d->xord_ + ord * P,
+					     d->xrank_ + ord * P, d->cap_, d);
+			if (c == PS_CAND_PACK)
+				fits = used >= 0 && umax <= fill;
+			if (used < 0) {
+				if (c == PS_CAND_PACK) {
+					/* does not fit: performance's own, in ctask_ */
+					swap_cand(d);
+					d->overloaded = 1;
+					d->nr_needed = P;
+					d->chosen = PS_CAND_PERFORMANCE;
+					memset(d->allowed, 1, P);
+					d->nr_allowed = P;
+					count_active(topo, d);
+					return 0;
+				}
+				continue;
+			}
+			break;
+		}
+		if (ps_power_eval(topo, m, d->pu_load, NULL, &pw))
+			return -EINVAL;
+		if (c == PS_CAND_PERFORMANCE) {
+			perf_tp = pw.throughput;
+			ok = 1;
+		} else {
+			/* fits is known: the pack candidate comes second */
+			ok = !fits || pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9;
+		}
+		/* ties: the pack order before performance, else the earlier */
+		if (ok && (best < 0 || pw.power_w < best_w - 1e-9 * best_w ||
+			   (best == PS_CAND_PERFORMANCE &&
+			    pw.power_w <= best_w + 1e-9 * best_w))) {
+			best_w = pw.power_w;
+			best = c;
+			best_ord = ord;
+			best_used = used;
+			swap_cand(d);
+		}
+	}
+	swap_cand(d); /* the best is in task_pu/pu_load again */
+	d->chosen = best;
+	d->nr_needed = best_used;
+	keep = best_used > 0 ? best_used : 1;
+	memset(d->allowed, 0, P);
+	for (i = 0; i < keep; i++)
+		d->allowed[d->xord_[best_ord * P + i]] = 1;
+	d->nr_allowed = keep;
+	/* hysteresis: a smaller set inside the previous one waits shrink_after
+	 * intervals (a set that is not inside it is taken at once) */
+	if (prev && prev->policy == PS_POLICY_POWER && keep < prev->nr_allowed &&
+	    prev->nr_allowed <= P && prev->low_streak + 1 < params->shrink_after) {
+		for (i = 0; i < P; i++)
+			if (d->allowed[i] && !prev->allowed[i])
+				break;
+		if (i == P) {
+			memcpy(d->allowed, prev->allowed, P);
+			d->nr_allowed = prev->nr_allowed;
+			d->low_streak = prev->low_streak + 1;
+		}
+	}
+	count_active(topo, d);
+	return 0;
+}
+
 int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		     const double *util, int nr_tasks,
 		     const struct ps_policy_params *params,
@@ -353,7 +573,10 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		return 0;
 	}
 
-	used = assign_packed(topo, util, nr_tasks, params->target_fill, out);
+	if (params->model)
+		return decide_by_model(topo, util, nr_tasks, params, prev, out);
+	used = assign_packed(topo, util, nr_tasks, params->target_fill,
+			     topo->pack_order, topo->pack_rank, NULL, out);
 	if (used < 0) {
 		memset(out->pu_load, 0, sizeof(double) * topo->nr_pus);
 		assign_balanced(topo, topo->spread_order, util, nr_tasks, out);
