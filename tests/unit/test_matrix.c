@@ -62,6 +62,8 @@ static void run_matrix(const char *spec, const char *label, int *cases,
 		int k;
 
 		assert_int_equal(ps_model_load(*names, &m, err, sizeof(err)), 0);
+		if (ps_model_check(&m, t, err, sizeof(err)))
+			continue; /* a model of kinds this machine has not */
 		ps_topo_set_smt_gain(t, m.smt_gain);
 		ps_policy_params_default(&p);
 		p.model = &m;

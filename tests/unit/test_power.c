@@ -227,7 +227,10 @@ static void test_model_files(void **state)
 		assert_int_equal(ps_model_load(*names, &m, err, sizeof(err)), 0);
 		assert_string_equal(m.name, *names);
 		assert_true(m.smt_gain > 0 && m.smt_gain <= 0.3);
-		assert_true(m.active_w[PS_LVL_CORE] > m.idle_w[PS_LVL_CORE]);
+		if (m.nr_kinds)
+			assert_true(m.kinds[0].active_w > m.kinds[0].idle_w);
+		else
+			assert_true(m.active_w[PS_LVL_CORE] > m.idle_w[PS_LVL_CORE]);
 	}
 	assert_true(n >= 2);
 	assert_int_equal(ps_model_load("/nonexistent/x.model", &m, err, sizeof(err)), -ENOENT);
