@@ -99,7 +99,7 @@ const char *ps_cand_name(int cand)
 int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
 		     int max_tasks)
 {
-	int n = topo->nr_pus, s = 1;
+	int n = topo->nr_pus, s = 1, i;
 
 	if (max_tasks < 0)
 		return -EINVAL;
@@ -121,13 +121,20 @@ int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
 	d->cap_ = calloc(n, sizeof(double));
 	d->xord_ = calloc((size_t)PS_NR_XORD * n, sizeof(int));
 	d->xrank_ = calloc((size_t)PS_NR_XORD * n, sizeof(int));
+	d->clo_ = calloc(2 * (size_t)n + 1, sizeof(int));
 	if (!d->task_pu || !d->order_ || !d->tmp_ || !d->pu_load ||
 	    !d->allowed || !d->seg_ || !d->key_ || !d->win_ || !d->ctask_ ||
-	    !d->cload_ || !d->cap_ || !d->xord_ || !d->xrank_) {
+	    !d->cload_ || !d->cap_ || !d->xord_ || !d->xrank_ || !d->clo_) {
 		ps_decision_fini(d);
 		return -ENOMEM;
 	}
 	build_xorders(topo, d->xord_, d->xrank_);
+	for (i = 0; i < n; i++) {
+		int k = topo->pus[i].nr_siblings;
+
+		d->clo_[i] = k > 1 ? topo->doms[topo->pus[i].dom].pu_lo : i;
+		d->clo_[n + i] = k > 1 ? k : 1;
+	}
 	return 0;
 }
 
@@ -146,6 +153,7 @@ void ps_decision_fini(struct ps_decision *d)
 	free(d->cap_);
 	free(d->xord_);
 	free(d->xrank_);
+	free(d->clo_);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -186,31 +194,110 @@ static inline double max2(double a, double b)
 	return a > b ? a : b;
 }
 
-/* A max segment tree over ranks: seg[s + rank] is a leaf, seg[1] the root. */
-static void seg_set(double *seg, int s, int leaf, double v)
+/*
+ * First fit over ranks: block maxima with a fanout of 32. Level 0 holds a
+ * value per rank, each level above the maximum of 32 entries below; the top
+ * level has at most 32. A query scans the top level for the first entry
+ * >= x and then one block of 32 per level down; an update recomputes one
+ * block per level, and stops where a maximum did not change. Short linear
+ * scans of adjacent doubles beat a binary tree's chain of dependent loads.
+ */
+#define FF_FAN 32
+#define FF_MAX_LEVELS 8
+
+struct ff {
+	double *lv[FF_MAX_LEVELS];
+	int size[FF_MAX_LEVELS];
+	int nl;
+};
+
+/* Maximum of v[lo, hi): four chains, not one long one. */
+static double block_max(const double *v, int lo, int hi)
 {
-	int i = s + leaf;
+	double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
+	int j;
 
-	seg[i] = v;
-	for (i >>= 1; i >= 1; i >>= 1) {
-		double m = max2(seg[2 * i], seg[2 * i + 1]);
+	for (j = lo; j + 4 <= hi; j += 4) {
+		m0 = max2(m0, v[j]);
+		m1 = max2(m1, v[j + 1]);
+		m2 = max2(m2, v[j + 2]);
+		m3 = max2(m3, v[j + 3]);
+	}
+	for (; j < hi; j++)
+		m0 = max2(m0, v[j]);
+	return max2(max2(m0, m1), max2(m2, m3));
+}
 
-		if (seg[i] == m)
-			break; /* nothing above changes */
-		seg[i] = m;
+/* Lay the levels out in @mem (room for 2 * nrank + 32 * levels doubles). */
+static void ff_init(struct ff *f, double *mem, const double *leaf, int n)
+{
+	int l = 0, i;
+
+	f->lv[0] = mem;
+	f->size[0] = n;
+	memcpy(mem, leaf, sizeof(double) * n);
+	while (f->size[l] > FF_FAN && l + 1 < FF_MAX_LEVELS) {
+		int m = (f->size[l] + FF_FAN - 1) / FF_FAN;
+
+		f->lv[l + 1] = f->lv[l] + f->size[l];
+		f->size[l + 1] = m;
+		for (i = 0; i < m; i++) {
+			int lo = i * FF_FAN, hi = lo + FF_FAN;
+
+			if (hi > f->size[l])
+				hi = f->size[l];
+			f->lv[l + 1][i] = block_max(f->lv[l], lo, hi);
+		}
+		l++;
+	}
+	f->nl = l + 1;
+}
+
+static int ff_first_ge(const struct ff *f, double x)
+{
+	int l = f->nl - 1, lo = 0, hi = f->size[l], i;
+
+	for (;;) {
+		const double *v = f->lv[l];
+
+		for (i = lo; i < hi && v[i] < x; i++)
+			;
+		if (i == hi)
+			return -1;
+		if (l == 0)
+			return i;
+		l--;
+		lo = i * FF_FAN;
+		hi = lo + FF_FAN < f->size[l] ? lo + FF_FAN : f->size[l];
 	}
 }
 
-/* Leftmost leaf whose value is >= x, or -1. */
-static int seg_first_ge(const double *seg, int s, double x)
+static void ff_set(struct ff *f, int r, double v)
 {
-	int i = 1;
+	double old = f->lv[0][r];
+	int l;
 
-	if (seg[1] < x)
-		return -1;
-	while (i < s)
-		i = 2 * i + (seg[2 * i] < x);
-	return i - s;
+	f->lv[0][r] = v;
+	for (l = 1; l < f->nl; l++) {
+		int b = r / FF_FAN, lo = b * FF_FAN, hi = lo + FF_FAN;
+		double top = f->lv[l][b], mx;
+
+		if (v >= top) {
+			mx = v;           /* the changed entry is the new maximum */
+		} else if (old < top) {
+			break;            /* it was not the maximum and is not now */
+		} else {
+			if (hi > f->size[l - 1])
+				hi = f->size[l - 1];
+			mx = block_max(f->lv[l - 1], lo, hi);
+		}
+		if (mx == top)
+			break; /* nothing above changes */
+		f->lv[l][b] = mx;
+		old = top;
+		v = mx;
+		r = b;
+	}
 }
 
 /*
@@ -281,17 +368,15 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
  * not pass that. Opening an idle sibling counts it among the k.
  */
 static double pu_room(const struct ps_topo *topo, const double *load,
-		      const double *cap, double fill, int pu)
+		      const double *cap, double fill, const int *clo, int pu)
 {
-	int lo, hi, k = 0, q;
+	int lo = clo[pu], nsib = clo[topo->nr_pus + pu], k = 0, q;
 	double c = cap ? cap[pu] : 1.0;
 	double room = fill * c - load[pu], sum = 0, core;
 
-	if (topo->pus[pu].nr_siblings <= 1)
+	if (nsib <= 1)
 		return room;
-	lo = topo->doms[topo->pus[pu].dom].pu_lo;
-	hi = lo + topo->pus[pu].nr_siblings;
-	for (q = lo; q < hi; q++) {
+	for (q = lo; q < lo + nsib; q++) {
 		sum += load[q];
 		k += q == pu || load[q] > 0;
 	}
@@ -309,7 +394,9 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 			 double fill, const int *order, const int *rank,
 			 const double *cap, struct ps_decision *d)
 {
-	int s = d->seg_n_, used = 0, own = 0, i, r;
+	int P = topo->nr_pus, used = 0, own = 0, i, r;
+	double *room;
+	struct ff ff;
 
 	for (i = 0; i < n; i++) {
 		int t = d->order_[i];
@@ -322,20 +409,19 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 		d->pu_load[order[own++]] = util[t];
 	}
 	used = own;
-	for (r = 0; r < s; r++)
-		d->seg_[s + r] = r < topo->nr_pus ?
-			(r < own ? -INFINITY :
-			 pu_room(topo, d->pu_load, cap, fill, order[r])) :
-			-INFINITY;
-	for (r = s - 1; r >= 1; r--)
-		d->seg_[r] = max2(d->seg_[2 * r], d->seg_[2 * r + 1]);
+	/* the leaves are built in place at the end of seg_, then laid out */
+	room = d->seg_ + d->seg_n_;
+	for (r = 0; r < P; r++)
+		room[r] = r < own ? -INFINITY :
+			  pu_room(topo, d->pu_load, cap, fill, d->clo_, order[r]);
+	ff_init(&ff, d->seg_, room, P);
 	for (i = 0; i < n; i++) {
 		int t = d->order_[i], pu, q, lo, hi;
 
 		if (util[t] > fill)
 			continue;
 		/* 1e-9: sums such as 8 x 0.1 must still fit a fill of 0.8 */
-		r = seg_first_ge(d->seg_, s, util[t] - 1e-9);
+		r = ff_first_ge(&ff, util[t] - 1e-9);
 		if (r < 0)
 			return -1;
 		pu = order[r];
@@ -343,13 +429,17 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 		d->pu_load[pu] += util[t];
 		if (r + 1 > used)
 			used = r + 1;
-		lo = topo->pus[pu].nr_siblings > 1 ? topo->doms[topo->pus[pu].dom].pu_lo : pu;
-		hi = lo + (topo->pus[pu].nr_siblings > 1 ? topo->pus[pu].nr_siblings : 1);
+		lo = d->clo_[pu];
+		hi = lo + d->clo_[topo->nr_pus + pu];
 		for (q = lo; q < hi; q++) {
 			int rq = rank[q];
+			double v;
 
-			if (rq >= own)
-				seg_set(d->seg_, s, rq, pu_room(topo, d->pu_load, cap, fill, q));
+			if (rq < own)
+				continue;
+			v = pu_room(topo, d->pu_load, cap, fill, d->clo_, q);
+			if (v != ff.lv[0][rq])
+				ff_set(&ff, rq, v);
 		}
 	}
 	return used;
@@ -439,8 +529,21 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 
 	for (i = 0; i < n; i++)
 		umax = umax > util[i] ? umax : util[i];
-	for (i = 0; i < P; i++)
-		d->cap_[i] = ps_model_pu_capacity(m, topo, i);
+	{
+		/* one model lookup per kind, not per PU */
+		double kcap[PS_MAX_KINDS];
+		int seen = 0;
+
+		for (i = 0; i < P; i++) {
+			int k = topo->pus[i].kind;
+
+			if (!(seen & (1 << k))) {
+				kcap[k] = ps_model_pu_capacity(m, topo, i);
+				seen |= 1 << k;
+			}
+			d->cap_[i] = kcap[k];
+		}
+	}
 	full = n <= FULL_CANDIDATES_TASKS_PER_PU * P || n <= 512;
 	fits = -1; /* known after the pack candidate */
 	d->chosen = -1;

@@ -18,6 +18,9 @@ struct point {
 };
 
 static const struct point points[] = {
+	{ "xeon-e5-2680-2s", "pack:2 core:8 pu:2", "active idle", "SPECpower Dell R620", 0, 54.1 },
+	{ "xeon-e5-2680-2s", "pack:2 core:8 pu:2", "10% load", "SPECpower Dell R620", 0.1, 78.4 },
+	{ "xeon-e5-2680-2s", "pack:2 core:8 pu:2", "100% load", "SPECpower Dell R620", 1.0, 243 },
 	{ "xeon-scalable-2s", "pack:2 core:28 pu:2", "active idle", "SPECpower Dell R640", 0, 55 },
 	{ "xeon-scalable-2s", "pack:2 core:28 pu:2", "10% load", "SPECpower Dell R640", 0.1, 125 },
 	{ "xeon-scalable-2s", "pack:2 core:28 pu:2", "100% load", "SPECpower Dell R640", 1.0, 469 },
