@@ -25,6 +25,12 @@ int ps_cli_model(const char *name, struct ps_model *m);
 /* A model's kinds against the topology: 0, or one line and PS_EXIT_USAGE. */
 int ps_cli_model_check(const char *name, const struct ps_model *m,
 		       const struct ps_topo *topo);
+/*
+ * The model of --model NAME, or with NAME NULL the shipped model that fits
+ * the topology (ps_model_pick(); @why then says why, else it is empty).
+ */
+int ps_cli_model_for(const char *name, const struct ps_topo *topo,
+		     struct ps_model *m, char *why, size_t whylen);
 int ps_cli_policy(const char *s, enum ps_policy *p);
 
 int ps_cmd_plan(int argc, char **argv);

@@ -37,7 +37,8 @@ static void usage(FILE *f)
 	      " -p, --policy POLICY    performance, power or auto\n"
 	      " -t, --topology TOPO    hwloc synthetic description (\"pack:2 core:8 pu:2\")\n"
 	      "                        or lstopo XML file; default: this machine\n"
-	      " -m, --model MODEL      power model file or built-in name (default: generic)\n"
+	      " -m, --model MODEL      power model file or built-in name (default: the\n"
+	      "                        shipped model that fits the topology, else generic)\n"
 	      "     --sysfs-root DIR   where auto reads power_supply and platform_profile\n"
 	      "                        (default: /)\n"
 	      " -j, --json             print JSON\n"
@@ -316,13 +317,14 @@ int ps_cmd_plan(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *load = NULL, *policy = NULL, *tspec = NULL;
-	const char *model = "generic", *root = "/";
+	const char *model = NULL, *root = "/";
 	struct plan plans[3], perf;
 	enum ps_policy reqs[3] = { PS_POLICY_PERFORMANCE, PS_POLICY_POWER,
 				   PS_POLICY_AUTO };
 	struct ps_topo *topo = NULL;
 	struct ps_model m;
 	double *util = NULL;
+	char picked[128] = "";
 	int json = 0, np = 3, n = 0, c, r, k, rc = PS_EXIT_OK;
 	char err[256];
 
@@ -362,11 +364,9 @@ int ps_cmd_plan(int argc, char **argv)
 		ps_err("%s", r == -ENOMEM ? "load: out of memory" : err);
 		return r == -ENOMEM ? PS_EXIT_FAIL : PS_EXIT_USAGE;
 	}
-	rc = ps_cli_model(model, &m);
+	rc = ps_cli_topo(tspec, &topo);
 	if (!rc)
-		rc = ps_cli_topo(tspec, &topo);
-	if (!rc)
-		rc = ps_cli_model_check(model, &m, topo);
+		rc = ps_cli_model_for(model, topo, &m, picked, sizeof(picked));
 	if (rc)
 		goto out;
 	ps_topo_set_smt_gain(topo, m.smt_gain);
@@ -377,6 +377,8 @@ int ps_cmd_plan(int argc, char **argv)
 		if (plan_make(topo, &m, reqs[k], root, util, n, &plans[k]))
 			goto fail;
 	if (!json) {
+		if (picked[0])
+			printf("model %s picked: %s (--model to choose)\n", m.name, picked);
 		if (print_text(topo, &m, plans, np, &perf, util, n))
 			goto fail;
 	} else if (np == 1) {

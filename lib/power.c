@@ -143,6 +143,23 @@ static int parse_v2(const char *kw, char *a, char *b, char *c, char *d,
 			return -EINVAL;
 		}
 		m->freq_scope = !strcmp(a, "core") ? PS_LVL_CORE : PS_LVL_PACKAGE;
+	} else if (!strcmp(kw, "fits")) {
+		double v[3];
+		char *t[3] = { a, b, c };
+		int i;
+
+		for (i = 0; i < 3; i++)
+			if (parse_watts(t[i], &v[i]) || v[i] < 1 || v[i] > 1e5 ||
+			    v[i] != floor(v[i]))
+				break;
+		if (i < 3 || d) {
+			snprintf(err, errlen,
+				 "line %d: fits needs PACKAGES CORES PUS (whole numbers >= 1), got '%.20s'",
+				 lineno, i < 3 ? (t[i] ? t[i] : "") : d);
+			return -EINVAL;
+		}
+		for (i = 0; i < 3; i++)
+			m->fits[i] = (int)v[i];
 	} else if (!strcmp(kw, "coordinated_idle")) {
 		if (!a || (lvl = level_from_name(a)) < 0 || lvl == PS_LVL_PU) {
 			snprintf(err, errlen, "line %d: unknown level '%.40s'", lineno, a ? a : "");
@@ -491,6 +508,53 @@ int ps_model_check(const struct ps_model *m, const struct ps_topo *topo,
 		}
 	}
 	return 0;
+}
+
+static void topo_shape(const struct ps_topo *topo, int shape[3])
+{
+	int i;
+
+	shape[0] = shape[1] = 0;
+	shape[2] = topo->nr_pus;
+	for (i = 0; i < topo->nr_doms; i++) {
+		shape[0] += !!(topo->doms[i].types & (1u << PS_LVL_PACKAGE));
+		shape[1] += !!(topo->doms[i].types & (1u << PS_LVL_CORE));
+	}
+}
+
+int ps_model_fits(const struct ps_model *m, const struct ps_topo *topo)
+{
+	char err[8];
+	int shape[3];
+
+	if (!m->fits[0])
+		return 0;
+	topo_shape(topo, shape);
+	return shape[0] == m->fits[0] && shape[1] == m->fits[1] &&
+	       shape[2] == m->fits[2] && !ps_model_check(m, topo, err, sizeof(err));
+}
+
+const char *ps_model_pick(const struct ps_topo *topo, char *why, size_t whylen)
+{
+	const char *const *n;
+	int shape[3];
+
+	topo_shape(topo, shape);
+	for (n = ps_model_builtin_names(); *n; n++) {
+		struct ps_model m;
+		char err[16];
+
+		if (ps_model_parse(ps_model_builtin(*n), &m, err, sizeof(err)))
+			continue;
+		if (ps_model_fits(&m, topo)) {
+			snprintf(why, whylen, "fits %d package(s), %d cores, %d PUs",
+				 shape[0], shape[1], shape[2]);
+			return *n;
+		}
+	}
+	snprintf(why, whylen, "no shipped model fits %d package(s), %d cores, %d PUs",
+		 shape[0], shape[1], shape[2]);
+	return "generic";
 }
 
 /* schedutil: the lowest state with f >= 1.25 u, else the top one */

@@ -95,6 +95,7 @@ struct ps_model {
 	int freq_scope;                  /* PS_LVL_CORE or PS_LVL_PACKAGE */
 	int coord_level;                 /* -1, or the level of coordinated idle */
 	double coord_shallow_w;          /* its idle watts while another works */
+	int fits[3];                     /* packages, cores, PUs it is for; 0: any */
 };
 
 struct ps_power {
@@ -120,6 +121,7 @@ struct ps_power {
  *   pstate KIND|all CAPACITY_FRACTION CORE_ACTIVE_W   (ascending)
  *   freq_domain core|package
  *   coordinated_idle LEVEL SHALLOW_IDLE_W
+ *   fits PACKAGES CORES PUS       (the machine shape it was made for)
  * Levels not listed draw 0 W. See powersched-model(5).
  *
  * Return: 0 or -EINVAL.
@@ -153,6 +155,20 @@ const char *const *ps_model_builtin_names(void);
  */
 int ps_model_check(const struct ps_model *m, const struct ps_topo *topo,
 		   char *err, size_t errlen);
+
+/**
+ * ps_model_fits() - is the model made for this topology: its fits line
+ * matches the topology's packages, cores and PUs, and every kind it names
+ * is there. A model without a fits line fits nothing.
+ */
+int ps_model_fits(const struct ps_model *m, const struct ps_topo *topo);
+
+/**
+ * ps_model_pick() - the first shipped model that fits @topo, else "generic"
+ * @why: receives why, for the user ("fits 2 packages, 16 cores, 32 PUs",
+ *       or "no shipped model fits 1 package, 2 cores, 2 PUs")
+ */
+const char *ps_model_pick(const struct ps_topo *topo, char *why, size_t whylen);
 
 /**
  * ps_model_pu_capacity() - work per second of a PU running alone at its
