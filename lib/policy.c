@@ -3,9 +3,11 @@
  * DOC: the one knob
  *
  * Pure functions: the same decision for the same input, no I/O. One decision
- * costs O(T + T log P) for T tasks on P PUs: tasks are radix-sorted on a
- * 16-bit key of their utilization, and a segment tree over the PUs (in spread
- * or pack order) finds the least loaded PU, or the first bin a task fits.
+ * costs O(T + T log P) for T tasks on P PUs per candidate placement: tasks
+ * are radix-sorted on a 16-bit key of their utilization, a tournament tree
+ * over the PUs (in spread order) finds the least loaded PU, block maxima
+ * (in a candidate's order) the first bin a task fits; each candidate is
+ * priced by ps_power_eval(), O(P + domains).
  */
 #include <errno.h>
 #include <math.h>
@@ -607,9 +609,13 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 		if (c == PS_CAND_PERFORMANCE) {
 			perf_tp = pw.throughput;
 			ok = 1;
-		} else {
+		} else if (fits) {
 			/* fits is known: the pack candidate comes second */
-			ok = !fits || pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9;
+			ok = pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9;
+		} else {
+			/* CPU-bound (tasks above the fill): every candidate gives
+			 * each such task a PU of its own; the lowest watts wins */
+			ok = 1;
 		}
 		/* ties: the pack order before performance, else the earlier */
 		if (ok && (best < 0 || pw.power_w < best_w - 1e-9 * best_w ||

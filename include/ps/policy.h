@@ -25,9 +25,10 @@
  *   with several kinds, and performance's own placement. When every task is
  *   at most target_fill and the packing fits, a candidate serves the demand
  *   if its modeled throughput is at least performance's; otherwise (tasks
- *   above the fill: CPU-bound threads) any candidate that gives each such
- *   task a PU of its own does, and the lowest watts wins. So by the model
- *   power never draws more than performance. The allowed set is a prefix of
+ *   above the fill: CPU-bound threads) every candidate gives each such task
+ *   a PU of its own (a sibling is a full slot, the seeds' rule) and the
+ *   lowest watts wins. Performance's own placement always serves, so by the
+ *   model power never draws more than performance. The allowed set is a prefix of
  *   the chosen candidate's order.
  * auto is resolved by ps_source_resolve() before calling ps_policy_decide().
  */
