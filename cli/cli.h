@@ -38,6 +38,7 @@ int ps_cmd_sim(int argc, char **argv);
 int ps_cmd_run(int argc, char **argv);
 int ps_cmd_daemon(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);
+int ps_cmd_calibrate(int argc, char **argv);
 
 struct ps_sim_result;
 /* Per-PU occupancy heatmap over power; .png or .svg by the name. */
