@@ -23,7 +23,7 @@
 #include "cli.h"
 #include "ps/calibrate.h"
 
-#define MAX_POINTS 64
+#define MAX_POINTS PS_CALIB_MAX_POINTS
 
 static void usage(FILE *f)
 {
@@ -103,17 +103,9 @@ static void shape_of(const struct ps_topo *t, const int *ord, int k,
 	free(busy);
 }
 
-struct meas {
-	struct ps_calib_point p;
-	int nd;
-	uint64_t start[PS_RAPL_MAX], end[PS_RAPL_MAX], max[PS_RAPL_MAX];
-	double rate;           /* spin loops per second per thread */
-	int pair;              /* the set is the two siblings of one core */
-	int alone;             /* every spinning thread has its core alone */
-};
 
 static int measure(const struct ps_topo *t, const struct ps_rapl *r,
-		   const int *ord, int k, double secs, struct meas *m)
+		   const int *ord, int k, double secs, struct ps_calib_rec_point *m)
 {
 	struct spinner sp[1024];
 	atomic_int stop = 0;
@@ -160,98 +152,62 @@ static int measure(const struct ps_topo *t, const struct ps_rapl *r,
 	for (i = 0; i < r->n; i++)
 		m->p.joules += ps_rapl_joules(m->start[i], m->end[i], m->max[i]);
 	m->rate = k ? loops / k / m->p.seconds : 0;
-	m->pair = k == 2 && t->pus[ord[0]].nr_siblings > 1 &&
-		  t->pus[ord[0]].dom == t->pus[ord[1]].dom;
-	m->alone = k > 0 && m->p.cores == k;
+	m->kind = k == 2 && t->pus[ord[0]].nr_siblings > 1 &&
+		  t->pus[ord[0]].dom == t->pus[ord[1]].dom ? 2 :
+		  k > 0 && m->p.cores == k ? 1 : 0;
 	return 0;
 }
 
-static void record_line(FILE *f, const struct meas *m)
+static void record_line(FILE *f, const struct ps_calib_rec_point *m)
 {
 	int i;
 
 	fprintf(f, "point %s %d %d %d %.6f %.6g %d", m->p.label, m->p.packages,
-		m->p.cores, m->p.threads, m->p.seconds, m->rate, m->pair ? 2 : m->alone);
+		m->p.cores, m->p.threads, m->p.seconds, m->rate, m->kind);
 	for (i = 0; i < m->nd; i++)
 		fprintf(f, " %llu:%llu:%llu", (unsigned long long)m->start[i],
 			(unsigned long long)m->end[i], (unsigned long long)m->max[i]);
 	fputc('\n', f);
 }
 
-/*
- * A recording: "machine PACKAGES CORES PUS", then lines
- * "point LABEL PACKAGES CORES THREADS SECONDS RATE KIND START:END:MAX..."
- * (KIND 2: two siblings of one core, 1: every thread alone on its core).
- */
-static int read_recording(const char *path, struct meas *ms, int *n, int shape[3],
+#define RECORDING_MAX (1 << 20)
+
+/* A recording file (powersched-calibrate(1)) into @rec. */
+static int read_recording(const char *path, struct ps_calib_recording *rec,
 			  char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
-	int lineno = 0;
+	char *buf;
+	size_t n;
+	int r;
 
-	*n = 0;
-	shape[0] = shape[1] = shape[2] = 0;
 	if (!f) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot read '%.200s': %s", path, strerror(errno));
 		return -ENOENT;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		struct meas *m = &ms[*n];
-		char label[32], *tok, *save = NULL;
-		int kind, used, i;
-
-		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (sscanf(line, "machine %d %d %d", &shape[0], &shape[1], &shape[2]) == 3 &&
-		    shape[0] > 0 && shape[1] > 0 && shape[2] > 0)
-			continue;
-		memset(m, 0, sizeof(*m));
-		if (*n == MAX_POINTS ||
-		    sscanf(line, "point %31s %d %d %d %lf %lf %d%n", label, &m->p.packages,
-			   &m->p.cores, &m->p.threads, &m->p.seconds, &m->rate, &kind,
-			   &used) != 7 || m->p.packages < 0 || m->p.cores < 0 ||
-		    m->p.threads < 0 || !(m->p.seconds > 0) || !(m->rate >= 0)) {
-			snprintf(err, errlen, "%s: line %d: not a point or machine line: '%.60s'",
-				 path, lineno, strtok(line, "\n") ? line : "");
-			fclose(f);
-			return -EINVAL;
-		}
-		snprintf(m->p.label, sizeof(m->p.label), "%s", label);
-		m->pair = kind == 2;
-		m->alone = kind == 1;
-		for (tok = strtok_r(line + used, " \t\n", &save), i = 0; tok;
-		     tok = strtok_r(NULL, " \t\n", &save), i++) {
-			unsigned long long a, b, c;
-			char extra;
-
-			if (i == PS_RAPL_MAX ||
-			    sscanf(tok, "%llu:%llu:%llu%c", &a, &b, &c, &extra) != 3) {
-				snprintf(err, errlen, "%s: line %d: counter '%.40s' is not START:END:MAX",
-					 path, lineno, tok);
-				fclose(f);
-				return -EINVAL;
-			}
-			m->start[i] = a;
-			m->end[i] = b;
-			m->max[i] = c;
-			m->p.joules += ps_rapl_joules(a, b, c);
-		}
-		m->nd = i;
-		if (!i) {
-			snprintf(err, errlen, "%s: line %d: no counter", path, lineno);
-			fclose(f);
-			return -EINVAL;
-		}
-		(*n)++;
+	buf = malloc(RECORDING_MAX + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, errlen, "out of memory");
+		return -ENOENT;
 	}
+	n = fread(buf, 1, RECORDING_MAX + 1, f);
 	fclose(f);
-	if (!shape[0] || *n < 2) {
-		snprintf(err, errlen, "%s: needs a machine line and two points or more", path);
+	if (n > RECORDING_MAX || memchr(buf, '\0', n)) {
+		snprintf(err, errlen, "%.200s: over %d bytes or a NUL byte", path, RECORDING_MAX);
+		free(buf);
 		return -EINVAL;
 	}
-	return 0;
+	buf[n] = '\0';
+	r = ps_calib_parse(buf, rec, err, errlen);
+	free(buf);
+	if (r) {
+		char tmp[512];
+
+		snprintf(tmp, sizeof(tmp), "%.200s: %.300s", path, err);
+		snprintf(err, errlen, "%s", tmp);
+	}
+	return r;
 }
 
 /* Sets of the first k PUs along three orders, duplicates left out. */
@@ -317,13 +273,14 @@ int ps_cmd_calibrate(int argc, char **argv)
 	static const char *const oname[3] = { "siblings", "packed", "spread" };
 	const char *out = "calibrated.model", *record = NULL, *fitfile = NULL;
 	const char *root = "/";
-	static struct meas ms[MAX_POINTS];
+	static struct ps_calib_recording rec;
+	struct ps_calib_rec_point *ms = rec.pts;
 	struct ps_calib_point pts[MAX_POINTS];
 	struct ps_calib_fit fit;
 	struct ps_topo *t = NULL;
 	struct ps_model check;
 	double secs = 2, r1 = 0, r2 = 0, gain = -1;
-	int shape[3], n = 0, c, i, rc = PS_EXIT_OK;
+	int *shape = rec.shape, n = 0, c, i, rc = PS_EXIT_OK;
 	char err[512], src[256], text[4096], *end;
 	FILE *f;
 
@@ -353,8 +310,9 @@ int ps_cmd_calibrate(int argc, char **argv)
 		return PS_EXIT_USAGE;
 	}
 	if (fitfile) {
-		int r = read_recording(fitfile, ms, &n, shape, err, sizeof(err));
+		int r = read_recording(fitfile, &rec, err, sizeof(err));
 
+		n = rec.n;
 		if (r) {
 			ps_err("calibrate: %s", err);
 			return r == -ENOENT ? PS_EXIT_FAIL : PS_EXIT_USAGE;
@@ -384,7 +342,7 @@ int ps_cmd_calibrate(int argc, char **argv)
 		       rapl.n, np + 1, secs);
 		fflush(stdout);
 		for (i = -1; i < np && n < MAX_POINTS; i++) {
-			struct meas *m = &ms[n];
+			struct ps_calib_rec_point *m = &ms[n];
 			int o;
 
 			memset(m, 0, sizeof(*m));
@@ -408,9 +366,9 @@ int ps_cmd_calibrate(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		pts[i] = ms[i].p;
-		if (ms[i].alone && ms[i].rate > 0 && (r1 == 0 || ms[i].p.threads == 1))
+		if (ms[i].kind == 1 && ms[i].rate > 0 && (r1 == 0 || ms[i].p.threads == 1))
 			r1 = ms[i].rate;
-		if (ms[i].pair && ms[i].rate > 0)
+		if (ms[i].kind == 2 && ms[i].rate > 0)
 			r2 = ms[i].rate;
 	}
 	if (r1 > 0 && r2 > 0) {

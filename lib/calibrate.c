@@ -276,3 +276,99 @@ int ps_calib_model(const struct ps_calib_fit *fit, int packages, int cores,
 		     fit->thread_w, fit->core_w, idle + fit->pkg_w, idle);
 	return r < 0 || (size_t)r >= len ? -ENOSPC : 0;
 }
+
+static int parse_point(char *line, int lineno, struct ps_calib_rec_point *m,
+		       char *err, size_t errlen)
+{
+	char label[32], *tok, *save = NULL;
+	int used = 0, i;
+
+	memset(m, 0, sizeof(*m));
+	if (sscanf(line, "point %31s %d %d %d %lf %lf %d%n", label, &m->p.packages,
+		   &m->p.cores, &m->p.threads, &m->p.seconds, &m->rate, &m->kind,
+		   &used) != 7 || m->p.packages < 0 || m->p.cores < 0 ||
+	    m->p.threads < 0 || m->p.packages > 100000 || m->p.cores > 100000 ||
+	    m->p.threads > 100000 || !(m->p.seconds > 0 && m->p.seconds < 1e6) ||
+	    !(m->rate >= 0 && m->rate < 1e15) || m->kind < 0 || m->kind > 2) {
+		snprintf(err, errlen, "line %d: not a point or machine line: '%.60s'",
+			 lineno, line);
+		return -EINVAL;
+	}
+	snprintf(m->p.label, sizeof(m->p.label), "%s", label);
+	for (tok = strtok_r(line + used, " \t\r", &save), i = 0; tok;
+	     tok = strtok_r(NULL, " \t\r", &save), i++) {
+		unsigned long long a, b, c;
+		char extra;
+
+		if (i == PS_RAPL_MAX || strchr(tok, '-') ||
+		    sscanf(tok, "%llu:%llu:%llu%c", &a, &b, &c, &extra) != 3) {
+			snprintf(err, errlen, "line %d: counter '%.40s' is not START:END:MAX",
+				 lineno, tok);
+			return -EINVAL;
+		}
+		m->start[i] = a;
+		m->end[i] = b;
+		m->max[i] = c;
+		m->p.joules += ps_rapl_joules(a, b, c);
+	}
+	m->nd = i;
+	if (!i) {
+		snprintf(err, errlen, "line %d: no counter", lineno);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ps_calib_parse(const char *text, struct ps_calib_recording *out, char *err,
+		   size_t errlen)
+{
+	const char *p = text;
+	int lineno = 0;
+
+	memset(out->shape, 0, sizeof(out->shape));
+	out->n = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[1024];
+		int a, b, c;
+		char extra;
+
+		lineno++;
+		if (len >= sizeof(line)) {
+			snprintf(err, errlen, "line %d: longer than %zu characters", lineno,
+				 sizeof(line) - 1);
+			return -EINVAL;
+		}
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (nl ? 1 : 0);
+		if (line[0] == '#' || line[0] == '\0')
+			continue;
+		if (!strncmp(line, "machine ", 8)) {
+			if (sscanf(line, "machine %d %d %d %c", &a, &b, &c, &extra) != 3 ||
+			    a < 1 || b < 1 || c < 1 || a > 100000 || b > 100000 || c > 100000) {
+				snprintf(err, errlen, "line %d: machine needs PACKAGES CORES PUS: '%.60s'",
+					 lineno, line);
+				return -EINVAL;
+			}
+			out->shape[0] = a;
+			out->shape[1] = b;
+			out->shape[2] = c;
+			continue;
+		}
+		if (out->n == PS_CALIB_MAX_POINTS) {
+			snprintf(err, errlen, "line %d: more than %d points", lineno,
+				 PS_CALIB_MAX_POINTS);
+			return -EINVAL;
+		}
+		if (parse_point(line, lineno, &out->pts[out->n], err, errlen))
+			return -EINVAL;
+		out->n++;
+	}
+	if (!out->shape[0] || out->n < 2) {
+		snprintf(err, errlen, "needs a machine line and two points or more");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -81,6 +81,35 @@ struct ps_calib_fit {
  */
 int ps_calib_fit(struct ps_calib_point *pts, int n, struct ps_calib_fit *fit);
 
+#define PS_CALIB_MAX_POINTS 64
+
+/* One measured point as recorded: its shape, spin rate and raw counters. */
+struct ps_calib_rec_point {
+	struct ps_calib_point p; /* joules: summed over the counters */
+	double rate;             /* spin loops per second per thread */
+	int kind;                /* 2: two siblings of one core; 1: every
+				  * thread alone on its core; 0: other */
+	int nd;
+	uint64_t start[PS_RAPL_MAX], end[PS_RAPL_MAX], max[PS_RAPL_MAX];
+};
+
+struct ps_calib_recording {
+	int shape[3];            /* packages, cores, PUs */
+	int n;
+	struct ps_calib_rec_point pts[PS_CALIB_MAX_POINTS];
+};
+
+/**
+ * ps_calib_parse() - read a recording (powersched-calibrate(1), --record)
+ * @text: NUL-terminated
+ * @out: the points, joules computed from the counters (one wrap allowed)
+ * @err: one line naming the line and value on error
+ *
+ * Return: 0, -EINVAL for a malformed recording.
+ */
+int ps_calib_parse(const char *text, struct ps_calib_recording *out, char *err,
+		   size_t errlen);
+
 /**
  * ps_calib_model() - the model text for a fit
  * @fit: from ps_calib_fit()
