@@ -222,7 +222,7 @@ static int print_text(const struct ps_topo *topo, const struct ps_model *m,
 		if (p->d.policy == PS_POLICY_PERFORMANCE)
 			continue;
 		printf("%s vs performance: power %+.1f%% (%.1f W %s), throughput %+.1f%%, "
-		       "energy/work %+.1f%%%s\n",
+		       "energy/work %+.1f%%%s; placement: %s\n",
 		       p->requested == PS_POLICY_AUTO ? "auto" : ps_policy_name(p->d.policy),
 		       pct(p->pw.power_w, perf->pw.power_w),
 		       p->pw.power_w <= perf->pw.power_w ?
@@ -231,7 +231,8 @@ static int print_text(const struct ps_topo *topo, const struct ps_model *m,
 		       p->pw.power_w <= perf->pw.power_w ? "saved" : "more",
 		       pct(p->pw.throughput, perf->pw.throughput),
 		       pct(p->pw.energy_per_work, perf->pw.energy_per_work),
-		       p->d.overloaded ? " (load exceeds the machine at target fill: all PUs used)" : "");
+		       p->d.overloaded ? " (load exceeds the machine at target fill: all PUs used)" : "",
+		       ps_cand_name(p->d.chosen));
 	}
 	printf("(1 unit of work = one task running for 1 s alone on a core; "
 	       "throughput 1.0 = every task at full speed)\n");
@@ -290,7 +291,9 @@ static int print_json_plan(const struct ps_topo *topo, const struct plan *p,
 		if (p->d.total[l])
 			printf("%s\"%s\":{\"active\":%d,\"total\":%d}", comma++ ? "," : "",
 			       ps_level_name(l), p->d.active[l], p->d.total[l]);
-	printf("},\"overloaded\":%s,\"power_w\":%.4f,\"throughput\":%.6f,"
+	printf("},\"placement\":");
+	ps_json_str(stdout, ps_cand_name(p->d.chosen));
+	printf(",\"overloaded\":%s,\"power_w\":%.4f,\"throughput\":%.6f,"
 	       "\"work\":%.6f,\"demand\":%.6f,\"energy_per_work\":%.6f,"
 	       "\"vs_performance\":{\"power_pct\":%.3f,\"throughput_pct\":%.3f,"
 	       "\"energy_per_work_pct\":%.3f}}",

@@ -672,6 +672,7 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 	out->nr_tasks = nr_tasks;
 	out->overloaded = 0;
 	out->low_streak = 0;
+	out->chosen = policy == PS_POLICY_PERFORMANCE ? PS_CAND_PERFORMANCE : PS_CAND_PACK;
 	memset(out->pu_load, 0, sizeof(double) * topo->nr_pus);
 	sort_tasks(util, nr_tasks, out->order_, out->tmp_, out->key_);
 
@@ -690,6 +691,7 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		memset(out->pu_load, 0, sizeof(double) * topo->nr_pus);
 		assign_balanced(topo, topo->spread_order, util, nr_tasks, out);
 		out->overloaded = 1;
+		out->chosen = PS_CAND_PERFORMANCE;
 		out->nr_needed = topo->nr_pus;
 		count_active(topo, out);
 		return 0;

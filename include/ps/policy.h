@@ -86,7 +86,7 @@ struct ps_decision {
 	int *xord_;             /* candidate orders, PS_NR_XORD x nr_pus */
 	int *xrank_;            /* position of each PU in them */
 	int *clo_;              /* per PU: first PU of its core; then sibling counts */
-	int chosen;             /* candidate taken (PS_CAND_*), for reports */
+	int chosen;             /* placement taken (PS_CAND_*), for reports */
 };
 
 /* Candidates of the model-driven power choice. */
