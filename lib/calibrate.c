@@ -130,14 +130,14 @@ static int solve(double a[4][4], double *b, int k)
 		if (fabs(a[p][i]) < 1e-12)
 			return -1;
 		if (p != i) {
-			for (j = 0; j < k; j++) {
-				double t = a[i][j];
+			double t;
 
+			for (j = 0; j < k; j++) {
+				t = a[i][j];
 				a[i][j] = a[p][j];
 				a[p][j] = t;
 			}
-			double t = b[i];
-
+			t = b[i];
 			b[i] = b[p];
 			b[p] = t;
 		}
