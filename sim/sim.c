@@ -1237,6 +1237,7 @@ static int setup(struct sim *s)
 		    ps_decision_init(&s->dec[1], t, s->cap_in))
 			return -ENOMEM;
 		ps_policy_params_default(&s->params);
+		s->params.model = s->m; /* power chooses by the model */
 	}
 	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
 		return -ENOMEM;
