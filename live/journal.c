@@ -7,106 +7,81 @@
  * the cgroup they came from, then the cgroup is removed; a controller we
  * enabled is disabled again. Each failure is logged and the rest goes on.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "live_int.h"
 
-void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt, ...)
+void ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 {
-	char msg[600];
 	va_list ap;
 
-	if (!log)
+	if (!l->journal)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vfprintf(l->journal, fmt, ap);
 	va_end(ap);
-	log(arg, msg);
+	l->journal_dirty = 1;
 }
 
-int ps_live_write_file(const char *path, const char *text)
+/* On disk before anything it records is changed. */
+void ps_live_journal_sync(struct ps_live *l)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
-	size_t n = strlen(text);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, n) != (ssize_t)n)
-		r = -errno;
-	close(fd);
-	return r;
+	if (!l->journal || !l->journal_dirty)
+		return;
+	fflush(l->journal);
+	fdatasync(fileno(l->journal));
+	l->journal_dirty = 0;
 }
 
-int ps_live_read_file(const char *path, char *buf, size_t len)
+static int owner_alive(const struct ps_live *l, long long pid, unsigned long long st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return (int)n;
+	return ps_live_starttime(l->cfg.root, pid) == st && st;
 }
 
-unsigned long long ps_live_starttime(const char *root, long long tid)
+/* Journals of powersched processes that are gone: put back what they changed. */
+void ps_live_recover(struct ps_live *l)
 {
-	char path[256], buf[1024];
-	struct ps_live_stat st;
+	char path[1024], line[1200];
+	struct ps_journal_rec rec;
+	struct dirent *de;
+	DIR *d = opendir(l->cfg.state_dir);
+	int restored;
 
-	snprintf(path, sizeof(path), "%s/proc/%lld/stat", root, tid);
-	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 ||
-	    ps_live_parse_stat(buf, &st))
-		return 0;
-	return st.starttime;
-}
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		FILE *f;
+		int alive = 0;
 
-/* sched_setaffinity (set) or sched_getaffinity (get) between a byte map and
- * a kernel CPU set of nbits. */
-static int mask_io(pid_t tid, unsigned char *bits, int nbits, int set_it)
-{
-	cpu_set_t *set;
-	size_t sz;
-	int i, r = 0;
-
-	set = CPU_ALLOC((size_t)nbits);
-	if (!set)
-		return -ENOMEM;
-	sz = CPU_ALLOC_SIZE((size_t)nbits);
-	CPU_ZERO_S(sz, set);
-	if (set_it) {
-		for (i = 0; i < nbits; i++)
-			if (bits[i])
-				CPU_SET_S((size_t)i, sz, set);
-		if (sched_setaffinity(tid, sz, set))
-			r = -errno;
-	} else {
-		if (sched_getaffinity(tid, sz, set))
-			r = -errno;
-		for (i = 0; i < nbits; i++)
-			bits[i] = !r && CPU_ISSET_S((size_t)i, sz, set);
+		if (strncmp(de->d_name, "journal.", 8))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", l->cfg.state_dir, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) && !ps_journal_parse_line(line, &rec) &&
+		    rec.kind == 'o')
+			alive = owner_alive(l, rec.id, rec.starttime) && rec.id != l->self;
+		fclose(f);
+		if (alive)
+			continue;
+		lg(l, "recovering %s, left by a powersched that did not exit cleanly", path);
+		if (!ps_live_restore_journal(l->cfg.root, path, l->cfg.log, l->cfg.log_arg,
+					     &restored))
+			lg(l, "recovered: %d thread mask(s) put back", restored);
+		snprintf(path, sizeof(path), "%s/state.%s.json", l->cfg.state_dir,
+			 de->d_name + 8);
+		unlink(path);
 	}
-	CPU_FREE(set);
-	return r;
-}
-
-int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits)
-{
-	return mask_io(tid, (unsigned char *)bits, nbits, 1);
-}
-
-int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits)
-{
-	return mask_io(tid, bits, nbits, 0);
+	closedir(d);
 }
 
 /* Move every task of cgroup PATH to ORIGIN and remove PATH. */
