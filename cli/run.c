@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -271,21 +272,49 @@ static int open_live(struct ps_live_cfg *cfg, struct ps_live **l)
 	return 0;
 }
 
+/* the dispositions ignore_sync_signals() changed, for the child */
+static struct sigaction old_pipe, old_xfsz;
+
+/*
+ * Every signal whose default is to end the process is taken (and passed on
+ * or acted on) or ignored: powersched must never die with masks and
+ * cgroups left behind. SIGPIPE and SIGXFSZ come from our own writes (a
+ * closed stderr pipe, a file limit): ignored, the write fails instead.
+ */
 static void block_signals(sigset_t *set, sigset_t *old)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+		SIGCHLD, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU,
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	struct sigaction ign;
+	size_t i;
+	int s;
+
 	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
-	sigaddset(set, SIGUSR1);
-	sigaddset(set, SIGUSR2);
-	sigaddset(set, SIGCHLD);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
 	sigprocmask(SIG_BLOCK, set, old);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGXFSZ, &ign, &old_xfsz);
+}
+
+/* in the child: the signal state powersched was started with */
+static void restore_signals(const sigset_t *old)
+{
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* Wait up to secs for a signal; 0 on timeout. */
-static int wait_signal(const sigset_t *set, double secs)
+static int wait_signal(const sigset_t *set, double secs, siginfo_t *si)
 {
 	struct timespec ts;
 	int s;
@@ -294,7 +323,8 @@ static int wait_signal(const sigset_t *set, double secs)
 		secs = 0;
 	ts.tv_sec = (time_t)secs;
 	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	s = sigtimedwait(set, NULL, &ts);
+	memset(si, 0, sizeof(*si));
+	s = sigtimedwait(set, si, &ts);
 	return s < 0 ? 0 : s;
 }
 
@@ -361,9 +391,10 @@ int ps_cmd_run(int argc, char **argv)
 	struct ps_live_summary sum;
 	struct ps_model m;
 	struct ps_live *l = NULL;
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	char procs[1024];
 	sigset_t set, old;
+	siginfo_t si;
 	pid_t pid;
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
@@ -381,11 +412,14 @@ int ps_cmd_run(int argc, char **argv)
 	cfg.name = "run";
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
+	block_signals(&set, &old);
 	r = open_live(&cfg, &l);
 	if (r)
 		return r;
 	ps_live_prepare_child(l, procs, sizeof(procs));
-	block_signals(&set, &old);
+	/* orphans of CMD's tree (a double fork) become our children, so they
+	 * stay in the managed tree and are put back at the end */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	t0 = now_s();
 	pid = fork();
 	if (pid < 0) {
@@ -405,7 +439,8 @@ int ps_cmd_run(int argc, char **argv)
 				fclose(f);
 			}
 		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		restore_signals(&old);
 		ps_live_child_reset(l);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "powersched: run: cannot run '%s': %s\n", argv[optind],
@@ -415,14 +450,28 @@ int ps_cmd_run(int argc, char **argv)
 	ps_live_set_child(l, pid);
 	next = now_s() + cfg.interval_s;
 	while (!exited) {
-		sig = wait_signal(&set, next - now_s());
+		sig = wait_signal(&set, next - now_s(), &si);
 		if (sig == SIGCHLD) {
-			if (wait4(pid, &status, WNOHANG, &ru) == pid)
-				exited = 1;
+			pid_t w;
+			int st;
+			struct rusage r1;
+
+			/* the command, and orphans of its tree we adopted */
+			while ((w = wait4(-1, &st, WNOHANG, &r1)) > 0)
+				if (w == pid) {
+					status = st;
+					ru = r1;
+					exited = 1;
+				}
 			continue;
 		}
 		if (sig) {
-			kill(pid, sig); /* passed on */
+			/* the terminal sends INT, QUIT and HUP to the whole
+			 * foreground group, the command too (SI_KERNEL): not
+			 * a second time from us */
+			if (!(si.si_code == SI_KERNEL &&
+			      (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP)))
+				kill(pid, sig); /* passed on */
 			continue;
 		}
 		r = ps_live_step(l, now_s());
@@ -445,8 +494,22 @@ int ps_cmd_run(int argc, char **argv)
 		sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
 		sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
 		sum.mean_cores, sum.mask_changes);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+	if (WIFSIGNALED(status)) {
+		/* die of the same signal (a shell loop stops on Ctrl-C),
+		 * without a core of our own */
+		struct rlimit nocore = { 0, 0 };
+		sigset_t one;
+
+		sig = WTERMSIG(status);
+		fflush(NULL);
+		setrlimit(RLIMIT_CORE, &nocore);
+		signal(sig, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return WEXITSTATUS(status);
 }
 
@@ -488,6 +551,7 @@ int ps_cmd_daemon(int argc, char **argv)
 	struct ps_model m[2];
 	struct ps_live *l = NULL;
 	sigset_t set, old;
+	siginfo_t si;
 	int r, cur = 0, sig, stop = 0;
 	double next;
 
@@ -510,7 +574,7 @@ int ps_cmd_daemon(int argc, char **argv)
 	log_line(&o.quiet, "daemon started");
 	next = now_s();
 	while (!stop) {
-		sig = wait_signal(&set, next - now_s());
+		sig = wait_signal(&set, next - now_s(), &si);
 		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
 			stop = 1;
 		} else if (sig == SIGHUP) {
@@ -620,6 +684,9 @@ int ps_cmd_status(int argc, char **argv)
 
 		if (strncmp(de->d_name, "state.", 6) || !strstr(de->d_name, ".json") ||
 		    strstr(de->d_name, ".tmp"))
+			continue;
+		/* a state file of a powersched that is gone is stale */
+		if (kill((pid_t)strtol(de->d_name + 6, NULL, 10), 0) && errno == ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", o.state_dir, de->d_name);
 		f = fopen(path, "re");

@@ -20,21 +20,28 @@
 
 #include "live_int.h"
 
-static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
+/* mask (a byte map) is one of the sets we applied */
+static int is_applied(const struct ps_live *l, const unsigned char *mask)
 {
-	pid_t parent = t->tid != t->tgid ? t->tgid : t->ppid;
-	const struct thr *p = ps_live_find_thr(l, parent, parent);
 	char list[8192];
 	int k;
 
-	if (!p || p->managed != 1)
-		return 0;
 	if (ps_cpulist_format(mask, PS_LIVE_MAX_CPUS, list, sizeof(list)))
 		return 0;
 	for (k = 0; k < l->napplied; k++)
 		if (!strcmp(l->applied[k], list))
 			return 1;
 	return 0;
+}
+
+static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
+{
+	pid_t parent = t->tid != t->tgid ? t->tgid : t->ppid;
+	const struct thr *p = ps_live_find_thr(l, parent, parent);
+
+	if (!p || p->managed != 1)
+		return 0;
+	return is_applied(l, mask);
 }
 
 static void remember_applied(struct ps_live *l, const char *list)
@@ -51,17 +58,39 @@ static void remember_applied(struct ps_live *l, const char *list)
 	l->applied[l->napplied++] = c;
 }
 
+/*
+ * A thread we never manage (kernel, real-time, a service manager, filtered
+ * out) that carries a mask we applied got it from a parent we confined:
+ * widen it to the online CPUs the first time it is seen.
+ */
+static void release_excluded(struct ps_live *l, struct thr *t)
+{
+	int nb = PS_LIVE_MAX_CPUS;
+
+	t->checked = 1;
+	if (l->cfg.dry_run || !l->napplied || ps_live_get_mask(t->tid, l->scratch, nb) ||
+	    !memcmp(l->scratch, l->online, (size_t)nb) || !is_applied(l, l->scratch))
+		return;
+	if (!ps_live_set_mask(t->tid, l->online, nb))
+		lg(l, "thread %d (not ours to manage) had a set we applied, inherited: "
+		   "widened to %s", (int)t->tid, l->online_str);
+}
+
 static int affinity_apply(struct ps_live *l, int changed)
 {
-	int i, r, nb = PS_LIVE_MAX_CPUS, fresh = 0;
+	int i, r, nb = PS_LIVE_MAX_CPUS, fresh = 0, jr = 0;
 	cpu_set_t *set = NULL;
 	size_t sz = 0;
 
-	/* first the new threads: ours or the user's; journal them, one sync */
+	/* first the new threads: ours or the user's; journal them, one sync;
+	 * a thread whose record is not on disk is not touched (3: journaled,
+	 * not yet synced) */
 	for (i = 0; i < l->thr_n; i++) {
 		struct thr *t = &l->thr[i];
 
-		if (t->managed)
+		if (t->excluded && !t->checked)
+			release_excluded(l, t);
+		if (t->managed || jr)
 			continue;
 		if (ps_live_get_mask(t->tid, l->scratch, nb)) {
 			t->managed = 2;
@@ -76,16 +105,48 @@ static int affinity_apply(struct ps_live *l, int changed)
 			   "online CPUs: left alone", (int)t->tid);
 			continue;
 		}
-		if (!l->cfg.dry_run)
-			ps_live_journal_line(l, "task %d %llu %s\n", (int)t->tid, t->start, l->online_str);
-		t->managed = 1;
+		if (!l->cfg.dry_run) {
+			jr = ps_live_journal_line(l, "task %d %llu %s\n", (int)t->tid, t->start,
+						  l->online_str);
+			if (jr)
+				continue;
+		}
+		t->managed = 3;
 		/* already on the allowed set (inherited): nothing to set */
 		t->fresh = memcmp(l->scratch, l->allowed_os, (size_t)nb) != 0;
+	}
+	/* a new set: its record first, so a restore can tell our masks from
+	 * the user's */
+	if (changed && !l->cfg.dry_run && !jr) {
+		char list[8192];
+
+		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
+		jr = ps_live_journal_line(l, "applied %s\n", list);
+	}
+	if (!jr)
+		jr = ps_live_journal_sync(l);
+	for (i = 0; i < l->thr_n; i++) {
+		struct thr *t = &l->thr[i];
+
+		if (t->managed != 3)
+			continue;
+		t->managed = jr ? 0 : 1; /* not on disk: tried again next time */
+		if (jr)
+			t->fresh = 0;
 		fresh += t->fresh;
 	}
-	ps_live_journal_sync(l);
+	if (jr && changed) {
+		/* the new set is not recorded: it is not applied */
+		memcpy(l->allowed_os, l->set_os, (size_t)nb);
+		changed = 0;
+	}
+	if (l->journal_tasks > 256 && l->journal_tasks > 2 * l->thr_n && !jr) {
+		r = ps_live_journal_compact(l);
+		if (r)
+			lg(l, "journal: compaction failed: %s", strerror(-r));
+	}
 	if (l->cfg.dry_run || (!changed && !fresh))
-		return 0;
+		return jr;
 	/* one kernel CPU set for every thread */
 	set = CPU_ALLOC((size_t)nb);
 	if (!set)
@@ -100,6 +161,18 @@ static int affinity_apply(struct ps_live *l, int changed)
 
 		if (t->managed != 1 || (!changed && !t->fresh))
 			continue;
+		/* never clobber: a mask that is no longer the one we set (or
+		 * inherited) is the user's from now on */
+		if (!t->fresh && !ps_live_get_mask(t->tid, l->scratch, nb) &&
+		    memcmp(l->scratch, l->set_os, (size_t)nb)) {
+			char now[256];
+
+			t->managed = 2;
+			ps_cpulist_format(l->scratch, nb, now, sizeof(now));
+			lg(l, "thread %d: its mask was changed to %s since we set it: the "
+			   "user's now, let go", (int)t->tid, now);
+			continue;
+		}
 		t->fresh = 0;
 		r = sched_setaffinity(t->tid, sz, set) ? -errno : 0;
 		if (r == -ESRCH)
@@ -112,6 +185,7 @@ static int affinity_apply(struct ps_live *l, int changed)
 		}
 	}
 	CPU_FREE(set);
+	memcpy(l->set_os, l->allowed_os, (size_t)nb);
 	return 0;
 }
 
@@ -136,6 +210,13 @@ static int aff_apply(struct ps_live *l, const char *list, int changed)
 	return affinity_apply(l, changed);
 }
 
+/* run's final sweep: journal the threads born since the last interval
+ * (they carry our set, inherited) so the restore puts them back too */
+static int aff_sweep(struct ps_live *l)
+{
+	return affinity_apply(l, 0);
+}
+
 const struct ps_live_backend_ops ps_live_backend_affinity = {
 	.name = "affinity",
 	.label = "affinity",
@@ -143,4 +224,5 @@ const struct ps_live_backend_ops ps_live_backend_affinity = {
 	.prepare_child = aff_prepare_child,
 	.set_child = aff_set_child,
 	.apply = aff_apply,
+	.sweep = aff_sweep,
 };

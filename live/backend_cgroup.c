@@ -48,6 +48,24 @@ int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
 	return 0;
 }
 
+/* a cgroup of another powersched instance under the root */
+static int other_instance(const struct ps_live *l)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup");
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d)))
+		found = !strncmp(de->d_name, "powersched-", 11) && de->d_type == DT_DIR;
+	closedir(d);
+	return found;
+}
+
 static int cgroup_create(struct ps_live *l)
 {
 	char path[768], buf[512], origin[512];
@@ -61,18 +79,34 @@ static int cgroup_create(struct ps_live *l)
 	if (ps_live_read_file(path, buf, sizeof(buf)) < 0)
 		return -ENOENT;
 	if (!strstr(buf, "cpuset")) {
-		ps_live_journal_line(l, "subtree /\n");
-		ps_live_journal_sync(l);
-		r = ps_live_write_file(path, "+cpuset");
+		/* on before 6.2 this resets the affinity of every task below
+		 * the root: the guarded write records them and puts back each
+		 * one it changed */
+		r = ps_live_journal_line(l, "subtree /\n");
+		if (!r)
+			r = ps_live_journal_sync(l);
+		if (r)
+			return r;
+		r = ps_live_guarded_write(l->cfg.root, path, "+cpuset", l->cfg.log,
+					  l->cfg.log_arg);
 		if (r) {
 			lg(l, "cgroup: cannot enable cpuset in the root cgroup: %s", strerror(-r));
 			return r;
 		}
+	} else if (other_instance(l)) {
+		/* another powersched turned it on and turns it off when it
+		 * ends, unless we are still there: then we do */
+		r = ps_live_journal_line(l, "subtree / shared\n");
+		if (r)
+			return r;
 	}
 	snprintf(l->cg_path, sizeof(l->cg_path), "/powersched-%s-%d", l->cfg.name,
 		 (int)l->self);
-	ps_live_journal_line(l, "cgroup %s %s\n", l->cg_path, origin);
-	ps_live_journal_sync(l);
+	r = ps_live_journal_line(l, "cgroup %s %s\n", l->cg_path, origin);
+	if (!r)
+		r = ps_live_journal_sync(l);
+	if (r)
+		return r;
 	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s", l->cg_path);
 	if (mkdir(path, 0755) && errno != EEXIST) {
 		r = -errno;

@@ -290,6 +290,7 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 		return -ENOMEM;
 	l->cfg = *cfg;
 	l->self = getpid();
+	l->journal_fd = -1;
 	l->src = &ps_live_source_proc;
 	use_backend(l, PS_BACKEND_AFFINITY);
 	ps_policy_params_default(&l->params);
@@ -299,8 +300,12 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 		l->have_nofile = 1;
 		if (nofile.rlim_cur < nofile.rlim_max) {
 			nofile.rlim_cur = nofile.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &nofile);
+			if (setrlimit(RLIMIT_NOFILE, &nofile))
+				nofile.rlim_cur = (rlim_t)l->nofile_cur;
 		}
+		/* 64 left for everything else (journal, /proc reads, restore) */
+		l->max_ss_fd = nofile.rlim_cur > 128 ? (int)(nofile.rlim_cur > (1 << 20) ?
+					(1 << 20) : nofile.rlim_cur) - 64 : 0;
 	}
 	r = ps_ratelimit_init(&l->rl, cfg->max_changes, 60);
 	if (r)
@@ -308,14 +313,32 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	l->online = calloc(PS_LIVE_MAX_CPUS, 1);
 	l->allowed_os = calloc(PS_LIVE_MAX_CPUS, 1);
 	l->scratch = calloc(PS_LIVE_MAX_CPUS, 1);
+	l->set_os = calloc(PS_LIVE_MAX_CPUS, 1);
 	l->cpu_busy = calloc(PS_LIVE_MAX_CPUS, sizeof(*l->cpu_busy));
 	l->cpu_total = calloc(PS_LIVE_MAX_CPUS, sizeof(*l->cpu_total));
 	r = -ENOMEM;
-	if (!l->online || !l->allowed_os || !l->scratch || !l->cpu_busy || !l->cpu_total)
+	if (!l->online || !l->allowed_os || !l->scratch || !l->set_os || !l->cpu_busy || !l->cpu_total)
 		goto fail;
 	if (mkdir(cfg->state_dir, 0755) && errno != EEXIST) {
 		r = -errno;
 		goto fail;
+	}
+	/* what is replayed from here is run as root: the directory must be
+	 * ours and writable by no one else (not a symlink either) */
+	{
+		struct stat st;
+
+		if (lstat(cfg->state_dir, &st)) {
+			r = -errno;
+			goto fail;
+		}
+		r = ps_live_check_private(-1, &st, 1);
+		if (r) {
+			lg(l, "state directory %s: not a directory of ours that only we can "
+			   "write (owner uid %u, mode %o): refused", cfg->state_dir,
+			   (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+			goto fail;
+		}
 	}
 	ps_live_recover(l);
 	r = read_online(l, l->online);
@@ -323,6 +346,7 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 		goto fail;
 	ps_cpulist_format(l->online, PS_LIVE_MAX_CPUS, l->online_str, sizeof(l->online_str));
 	memcpy(l->allowed_os, l->online, PS_LIVE_MAX_CPUS);
+	memcpy(l->set_os, l->online, PS_LIVE_MAX_CPUS);
 	r = load_topology(l);
 	if (r)
 		goto fail;
@@ -337,14 +361,15 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	snprintf(l->state_path, sizeof(l->state_path), "%s/state.%d.json", cfg->state_dir,
 		 (int)l->self);
 	if (!cfg->dry_run) {
-		l->journal = fopen(l->journal_path, "wxe");
-		if (!l->journal) {
-			r = -errno;
+		r = ps_live_journal_open(l);
+		if (r)
 			goto fail;
-		}
-		ps_live_journal_line(l, "owner %d %llu\n", (int)l->self,
-			     ps_live_starttime(cfg->root, l->self));
-		ps_live_journal_sync(l);
+		r = ps_live_journal_line(l, "owner %d %llu\n", (int)l->self,
+					 ps_live_starttime(cfg->root, l->self));
+		if (!r)
+			r = ps_live_journal_sync(l);
+		if (r)
+			goto fail;
 	}
 	l->resolved = cfg->policy == PS_POLICY_AUTO ? PS_POLICY_PERFORMANCE : cfg->policy;
 	*out = l;
@@ -406,9 +431,23 @@ void ps_live_close(struct ps_live *l)
 
 	if (!l)
 		return;
-	if (l->journal) {
-		fclose(l->journal);
-		l->journal = NULL;
+	/* run: the threads born since the last interval carry our set too;
+	 * a full listing (no cached parents) records them for the restore */
+	if (l->journal_fd >= 0 && l->started && l->be->sweep && !l->cfg.whole_system) {
+		l->full_scan = 1;
+		if (!l->src->scan(l, l->cfg.interval_s))
+			l->be->sweep(l);
+	}
+	/* the restore reads /proc: our descriptors go first (a limit of
+	 * open files must not leave a thread confined) */
+	for (int k = 0; l->thr && k < l->thr_n; k++)
+		if (l->thr[k].ss_fd >= 0) {
+			close(l->thr[k].ss_fd);
+			l->thr[k].ss_fd = -1;
+		}
+	if (l->journal_fd >= 0) {
+		close(l->journal_fd);
+		l->journal_fd = -1;
 		if (!ps_live_restore_journal(l->cfg.root, l->journal_path, l->cfg.log,
 					     l->cfg.log_arg, &restored) && restored)
 			lg(l, "restored %d thread mask(s)", restored);
@@ -427,6 +466,7 @@ void ps_live_close(struct ps_live *l)
 	free(l->online);
 	free(l->allowed_os);
 	free(l->scratch);
+	free(l->set_os);
 	free(l->cpu_busy);
 	free(l->cpu_total);
 	free(l->pu_busy);

@@ -30,15 +30,18 @@ struct thr {
 	int cpu;
 	char state;  /* R: running or queued when sampled */
 	int state_now; /* state read from stat in this interval's scan */
-	int managed; /* 1: ours (journaled), 2: left alone */
+	int managed; /* 1: ours (journaled), 2: left alone, 3: journaled, not synced */
 	int excluded; /* kernel, real-time or filtered out: never read again */
 	int r_zero;   /* runnable with no CPU at all over the last interval */
 	int fresh;    /* newly ours, its mask still to be set */
+	int checked;  /* excluded: looked at for a mask of ours once */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 
 struct proc_ent {
 	pid_t pid, ppid;
+	unsigned long long start; /* 0: not read (daemon) */
+	signed char marked;       /* managed in that scan */
 	signed char excluded; /* daemon: in an excluded cgroup; -1 not read yet */
 };
 
@@ -67,10 +70,13 @@ struct ps_live {
 	char cg_written[8192]; /* what cpuset.cpus holds */
 	pid_t child;
 	pid_t self;
-	FILE *journal;
-	int journal_dirty;
+	int journal_fd;          /* O_APPEND, one write per record; -1: none */
+	int journal_dirty, journal_err;
+	long journal_size;       /* bytes of complete records */
+	int journal_tasks;       /* task records in it (compaction) */
 	char journal_path[512], state_path[512];
 	unsigned char *online, *allowed_os, *scratch;
+	unsigned char *set_os;   /* affinity: the set on the managed threads now */
 	char online_str[8192];
 	struct thr *thr, *nthr;
 	int nthr_n, nthr_cap, thr_n, thr_cap;
@@ -98,6 +104,8 @@ struct ps_live {
 	int have_nofile;
 	char statbuf[PS_LIVE_STATBUF]; /* /proc/stat, read every interval */
 	int pu_of_cpu[PS_LIVE_MAX_CPUS]; /* PU index of an OS CPU, -1: none */
+	int nr_ss_fd, max_ss_fd; /* schedstat descriptors open, and the most */
+	int full_scan;            /* list every process afresh (no cache) */
 	struct proc_ent *procs;   /* last interval's processes, by pid */
 	int nprocs;
 };
@@ -127,7 +135,8 @@ struct ps_live_source_ops {
  *                 with the cgroup.procs path or ""; 0 or -errno
  * @set_child: run: the child's PID is known
  * @apply: the allowed set changed to list (changed = 1) or not; put it on
- *         the managed tasks (new ones too)
+ *         the managed tasks (new ones too); its journal records first
+ * @sweep: at the end: record what the last interval did not see (or NULL)
  */
 struct ps_live_backend_ops {
 	const char *name;
@@ -136,6 +145,7 @@ struct ps_live_backend_ops {
 	int (*prepare_child)(struct ps_live *l, char *procs, size_t len);
 	void (*set_child)(struct ps_live *l, pid_t pid);
 	int (*apply)(struct ps_live *l, const char *list, int changed);
+	int (*sweep)(struct ps_live *l);
 };
 
 extern const struct ps_live_source_ops ps_live_source_proc;
@@ -153,15 +163,25 @@ int ps_live_read_file(const char *path, char *buf, size_t len);
 unsigned long long ps_live_starttime(const char *root, long long tid);
 int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits);
 int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits);
+/* write text to file, putting back every task affinity it reset */
+int ps_live_guarded_write(const char *root, const char *file, const char *text,
+			  void (*log)(void *, const char *), void *arg);
 /* root-relative path: the configured root, then fmt */
 void ps_live_path(const struct ps_live *l, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* journal.c: the writer and recovery of stale journals */
-void ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
+/* 0, or -errno: the record is not on disk, so its change must not happen */
+int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void ps_live_journal_sync(struct ps_live *l);
+int ps_live_journal_sync(struct ps_live *l);
+int ps_live_journal_open(struct ps_live *l);
+int ps_live_journal_compact(struct ps_live *l);
 void ps_live_recover(struct ps_live *l);
+/* fd (or st) is a regular file (want_dir: a directory) owned by us and
+ * writable by no one else; 0 or -EPERM */
+struct stat;
+int ps_live_check_private(int fd, const struct stat *st, int want_dir);
 
 /* source_proc.c: the thread tables (shared with the affinity backend) */
 int ps_live_thr_before(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b);

@@ -127,8 +127,11 @@ static int read_schedstat(int fd, const char *path, unsigned long long *run,
 		if (n <= 0)
 			return -ESRCH;
 		buf[n] = '\0';
-	} else if (ps_live_read_file(path, buf, sizeof(buf)) <= 0) {
-		return -ESRCH;
+	} else {
+		int r = ps_live_read_file(path, buf, sizeof(buf));
+
+		if (r <= 0)
+			return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : -ESRCH;
 	}
 	return ps_live_parse_schedstat(buf, run, wait);
 }
@@ -157,8 +160,10 @@ static int carry_process(struct ps_live *l, pid_t pid)
 			if (t.ss_fd < 0) /* no descriptor (EMFILE): by path */
 				ps_live_path(l, path, sizeof(path), "/proc/%d/task/%d/schedstat",
 					(int)pid, (int)t.tid);
-			if (read_schedstat(t.ss_fd, path, &t.run_ns, &t.wait_ns))
+			r = read_schedstat(t.ss_fd, path, &t.run_ns, &t.wait_ns);
+			if (r == -ESRCH || r == -EINVAL)
 				continue; /* gone */
+			/* else out of descriptors: kept, with its last figures */
 			l->thr[k].ss_fd = -1; /* moved to the new table */
 		}
 		r = push_thr(l, &t);
@@ -175,16 +180,31 @@ static int carry_process(struct ps_live *l, pid_t pid)
  */
 static int scan_process(struct ps_live *l, pid_t pid)
 {
-	char path[512], buf[1024];
+	char path[512], buf[1024], pcomm[64] = "";
 	struct dirent *de;
 	DIR *d;
-	int r = 0;
+	int r = 0, pexcl = 0;
 
 	/* a process of many threads whose count has not changed: carry its
 	 * threads without listing them (a full listing every 8 intervals
 	 * finds a thread that replaced one that exited) */
 	if ((l->intervals % 8) && (r = carry_process(l, pid)) != 0)
 		return r < 0 ? r : 0;
+	/* never PID 1 or a service manager (their children inherit what
+	 * they have); comm filters match the process's name, not a thread's */
+	if (pid == 1) {
+		pexcl = 1;
+	} else {
+		ps_live_path(l, path, sizeof(path), "/proc/%d/comm", (int)pid);
+		if (ps_live_read_file(path, pcomm, sizeof(pcomm)) > 0) {
+			pcomm[strcspn(pcomm, "\n")] = '\0';
+			pexcl = !strcmp(pcomm, "systemd") ||
+				(l->cfg.whole_system &&
+				 ((l->cfg.include_comm && l->cfg.include_comm[0] &&
+				   !in_list(l->cfg.include_comm, pcomm)) ||
+				  in_list(l->cfg.exclude_comm, pcomm)));
+		}
+	}
 	ps_live_path(l, path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
@@ -215,9 +235,18 @@ static int scan_process(struct ps_live *l, pid_t pid)
 			continue;
 		}
 		ps_live_path(l, path, sizeof(path), "/proc/%d/task/%ld/stat", (int)pid, tid);
-		if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 ||
-		    ps_live_parse_stat(buf, &st))
+		r = ps_live_read_file(path, buf, sizeof(buf));
+		if (r == -EMFILE || r == -ENFILE) {
+			r = p ? push_thr(l, p) : 0; /* no descriptor: kept as it was */
+			if (p)
+				p->ss_fd = -1;
 			continue;
+		}
+		if (r <= 0 || ps_live_parse_stat(buf, &st)) {
+			r = 0;
+			continue;
+		}
+		r = 0;
 		if (p && p->start != st.starttime)
 			p = NULL; /* a new thread with a reused TID */
 		memset(&t, 0, sizeof(t));
@@ -229,12 +258,9 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		t.start = st.starttime;
 		t.cpu = st.cpu;
 		t.ss_fd = -1;
-		if (ps_live_is_kthread(&st) || ps_live_is_rt(&st) ||
-		    (l->cfg.whole_system &&
-		     ((l->cfg.include_comm && l->cfg.include_comm[0] &&
-		       !in_list(l->cfg.include_comm, st.comm)) ||
-		      in_list(l->cfg.exclude_comm, st.comm)))) {
+		if (ps_live_is_kthread(&st) || ps_live_is_rt(&st) || pexcl) {
 			t.excluded = 1;
+			t.checked = p && p->excluded && p->checked;
 			t.managed = 2; /* from now on left alone; the journal still
 					* puts back what we set before */
 			r = push_thr(l, &t);
@@ -247,11 +273,25 @@ static int scan_process(struct ps_live *l, pid_t pid)
 			p->ss_fd = -1;
 		}
 		ps_live_path(l, path, sizeof(path), "/proc/%d/task/%ld/schedstat", (int)pid, tid);
-		if (t.ss_fd < 0)
-			t.ss_fd = open(path, O_RDONLY | O_CLOEXEC); /* -1 (EMFILE): by path */
-		if (read_schedstat(t.ss_fd, path, &t.run_ns, &t.wait_ns)) {
-			if (t.ss_fd >= 0)
+		/* a descriptor kept open while there are plenty left; else the
+		 * path each time */
+		if (t.ss_fd < 0 && l->nr_ss_fd < l->max_ss_fd) {
+			t.ss_fd = open(path, O_RDONLY | O_CLOEXEC);
+			l->nr_ss_fd += t.ss_fd >= 0;
+		}
+		r = read_schedstat(t.ss_fd, path, &t.run_ns, &t.wait_ns);
+		if (r == -EMFILE || r == -ENFILE || r == -ENOMEM) {
+			/* out of descriptors: the thread is still there and
+			 * still ours to track (and to restore): last figures */
+			t.run_ns = p ? p->run_ns : 0;
+			t.wait_ns = p ? p->wait_ns : 0;
+			r = 0;
+		} else if (r) {
+			if (t.ss_fd >= 0) {
 				close(t.ss_fd);
+				l->nr_ss_fd--;
+			}
+			r = 0;
 			continue;
 		}
 		r = push_thr(l, &t);
@@ -294,6 +334,16 @@ static int cmp_proc(const void *a, const void *b)
 /* Every process (affinity backend: the child's descendants, or all). A
  * process's parent (or, for the daemon, its cgroup) is read when it is new
  * and every 16 intervals. */
+static int same_process(const struct ps_live *l, const struct proc_ent *e)
+{
+	const struct thr *t = ps_live_find_thr(l, e->pid, e->pid);
+	char buf[128];
+
+	if (t && t->ss_fd >= 0)
+		return pread(t->ss_fd, buf, sizeof(buf), 0) > 0;
+	return e->start && ps_live_starttime(l->cfg.root, e->pid) == e->start;
+}
+
 int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t))
 {
 	char path[512], buf[1024];
@@ -315,8 +365,13 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		if (pid <= 0)
 			continue;
 		key.pid = (pid_t)pid;
-		if (l->nprocs && (pid + l->intervals) % 16)
+		if (l->nprocs && (pid + l->intervals) % 16 && !l->full_scan)
 			old = bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc);
+		/* a cached process we manage must still be the same one (a
+		 * reused PID is another's): its main thread's schedstat
+		 * descriptor still reads, or its start time is the same */
+		if (old && old->marked && !same_process(l, old))
+			old = NULL;
 		if (old) {
 			st.ppid = old->ppid;
 		} else if (!l->cfg.whole_system) {
@@ -326,6 +381,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 				continue;
 		} else {
 			st.ppid = 0;
+			st.starttime = 0;
 		}
 		if (n == cap) {
 			struct proc_ent *np;
@@ -340,6 +396,8 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		}
 		pe[n].pid = (pid_t)pid;
 		pe[n].ppid = st.ppid;
+		pe[n].start = old ? old->start : st.starttime;
+		pe[n].marked = 0;
 		pe[n].excluded = old ? old->excluded : -1;
 		n++;
 	}
@@ -371,16 +429,21 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 				key.pid = pe[i].ppid;
 				par = pe[i].pid == l->child ? NULL :
 				      bsearch(&key, pe, (size_t)n, sizeof(key), cmp_proc);
-				if (pe[i].pid == l->child || (par && mark[par - pe])) {
+				/* run is the subreaper of its command's tree: an
+				 * orphan (double fork) becomes our child */
+				if (pe[i].pid == l->child || (par && mark[par - pe]) ||
+				    (l->child && pe[i].ppid == l->self)) {
 					mark[i] = 1;
 					changed = 1;
 				}
 			}
 		} while (changed);
 	}
-	for (i = 0; i < n && !r; i++)
+	for (i = 0; i < n && !r; i++) {
+		pe[i].marked = mark[i];
 		if (mark[i])
 			r = each(l, pe[i].pid);
+	}
 out:
 	closedir(d);
 	free(l->procs);
@@ -489,8 +552,10 @@ static int proc_scan(struct ps_live *l, double dt)
 	}
 	/* threads gone: their schedstat descriptors were not carried over */
 	for (j = 0; j < l->thr_n; j++)
-		if (l->thr[j].ss_fd >= 0)
+		if (l->thr[j].ss_fd >= 0) {
 			close(l->thr[j].ss_fd);
+			l->nr_ss_fd--;
+		}
 	/* swap tables */
 	{
 		struct thr *tp = l->thr;

@@ -21,13 +21,21 @@ void ps_live_write_state(struct ps_live *l)
 {
 	char tmp[600], list[8192];
 	double pkg_load[256] = { 0 };
-	int k, i, np = 0;
+	int k, i, np = 0, fd;
 	FILE *f;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", l->state_path);
-	f = fopen(tmp, "we");
-	if (!f)
+	/* a fresh file, never one that is there already (nor a symlink) */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
 	for (i = 0; i < l->topo->nr_pus; i++)
 		if (l->topo->pus[i].package + 1 > np)
 			np = l->topo->pus[i].package + 1;

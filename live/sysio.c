@@ -120,3 +120,81 @@ void ps_live_path(const struct ps_live *l, char *buf, size_t len, const char *fm
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
 }
+
+struct aff_snap {
+	pid_t tid;
+	cpu_set_t *set;
+};
+
+/*
+ * Write text to file (a cgroup.subtree_control) with every task's affinity
+ * recorded before and put back after where it changed: before Linux 6.2
+ * (commit da019032819a) enabling or disabling the cpuset controller resets
+ * the affinity of the tasks in the cgroups below to their cpuset's CPUs, so
+ * a user's taskset would be lost.
+ */
+int ps_live_guarded_write(const char *root, const char *file, const char *text,
+			  void (*log)(void *, const char *), void *arg)
+{
+	char path[1100];
+	struct aff_snap *s = NULL;
+	size_t sz = CPU_ALLOC_SIZE(PS_LIVE_MAX_CPUS);
+	int n = 0, cap = 0, r, fixed = 0, i;
+	struct dirent *pd, *td;
+	cpu_set_t *now;
+	DIR *d, *t;
+
+	snprintf(path, sizeof(path), "%s/proc", strcmp(root, "/") ? root : "");
+	d = opendir(path);
+	while (d && (pd = readdir(d))) {
+		long pid = strtol(pd->d_name, NULL, 10);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/proc/%ld/task", strcmp(root, "/") ? root : "",
+			 pid);
+		t = opendir(path);
+		while (t && (td = readdir(t))) {
+			long tid = strtol(td->d_name, NULL, 10);
+
+			if (tid <= 0)
+				continue;
+			if (n == cap) {
+				struct aff_snap *ns = realloc(s, sizeof(*s) * (size_t)(cap ? cap * 2 : 1024));
+
+				if (!ns)
+					break;
+				s = ns;
+				cap = cap ? cap * 2 : 1024;
+			}
+			s[n].set = CPU_ALLOC(PS_LIVE_MAX_CPUS);
+			if (!s[n].set)
+				break;
+			s[n].tid = (pid_t)tid;
+			if (sched_getaffinity((pid_t)tid, sz, s[n].set)) {
+				CPU_FREE(s[n].set);
+				continue;
+			}
+			n++;
+		}
+		if (t)
+			closedir(t);
+	}
+	if (d)
+		closedir(d);
+	r = ps_live_write_file(file, text);
+	now = CPU_ALLOC(PS_LIVE_MAX_CPUS);
+	for (i = 0; i < n; i++) {
+		if (now && !sched_getaffinity(s[i].tid, sz, now) &&
+		    !CPU_EQUAL_S(sz, now, s[i].set) && !sched_setaffinity(s[i].tid, sz, s[i].set))
+			fixed++;
+		CPU_FREE(s[i].set);
+	}
+	if (now)
+		CPU_FREE(now);
+	free(s);
+	if (fixed)
+		ps_live_logf(log, arg, "'%s' in %s reset the affinity of %d task(s) (a kernel "
+			     "before 6.2): each put back as it was", text, file, fixed);
+	return r;
+}
