@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,10 +23,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ps/liveconf.h"
 #include "ps/livectl.h"
 #include "ps/sim.h"
 
-#define MAX_LIST 64
 
 struct opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
@@ -101,113 +102,37 @@ static void usage_daemon(FILE *f)
 	      "\n"
 	      "Config lines: policy P | interval D | max-changes N |\n"
 	      "  include-comm NAME... | exclude-comm NAME... |\n"
-	      "  include-cgroup PATH... | exclude-cgroup PATH...\n",
+	      "  include-cgroup PATH... | exclude-cgroup PATH... |\n"
+	      "  exclude-containers yes|no (default yes)\n",
 	      f);
 }
 
-/* ---- config file ---- */
+/* ---- config file (parsed by the library: ps_live_conf_parse) ---- */
 
-struct dconf {
-	char policy[32], interval[32], max_changes[16];
-	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *incg[MAX_LIST + 1], *excg[MAX_LIST + 1];
-	int ninc, nexc, nincg, nexcg;
-	char buf[16384];
-};
-
-static int add_words(char *rest, char **list, int *n, const char *path, int lineno)
+static int read_config(const char *path, int must_exist, struct ps_live_conf *c)
 {
-	char *w, *save = NULL;
+	static char text[PS_LIVE_CONF_MAX + 2];
+	char err[300];
+	ssize_t n;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	for (w = strtok_r(rest, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		if (*n >= MAX_LIST) {
-			ps_err("config '%s' line %d: more than %d names", path, lineno, MAX_LIST);
-			return -1;
-		}
-		list[(*n)++] = w;
-		list[*n] = NULL;
-	}
-	return 0;
-}
-
-/* cgroup paths are absolute, as in /proc/PID/cgroup ("/system.slice") */
-static int cgroup_paths(char *const *list, const char *path, int lineno)
-{
-	for (; *list; list++)
-		if ((*list)[0] != '/') {
-			ps_err("config '%s' line %d: cgroup path '%s' does not start with /",
-			       path, lineno, *list);
-			return -1;
-		}
-	return 0;
-}
-
-static int read_config(const char *path, int must_exist, struct dconf *c)
-{
-	FILE *f = fopen(path, "re");
-	char *line, *save = NULL, *key, *rest;
-	size_t n;
-	int lineno = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (!f) {
-		if (!must_exist && errno == ENOENT)
+	if (fd < 0) {
+		if (!must_exist && errno == ENOENT) {
+			ps_live_conf_parse("", 0, c, err, sizeof(err));
 			return 0;
+		}
 		ps_err("config '%s': %s", path, strerror(errno));
 		return PS_EXIT_USAGE;
 	}
-	n = fread(c->buf, 1, sizeof(c->buf) - 1, f);
-	fclose(f);
-	c->buf[n] = '\0';
-	for (line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *hash = strchr(line, '#');
-		double d;
-		enum ps_policy p;
-
-		lineno++;
-		if (hash)
-			*hash = '\0';
-		key = line + strspn(line, " \t");
-		if (!*key)
-			continue;
-		rest = key + strcspn(key, " \t");
-		if (*rest)
-			*rest++ = '\0';
-		rest += strspn(rest, " \t");
-		if (!strcmp(key, "policy") || !strcmp(key, "interval") ||
-		    !strcmp(key, "max-changes"))
-			rest[strcspn(rest, " \t")] = '\0'; /* one word */
-		if (!strcmp(key, "policy")) {
-			if (ps_policy_parse(rest, &p)) {
-				ps_err("config '%s' line %d: unknown policy '%s'", path, lineno, rest);
-				return PS_EXIT_USAGE;
-			}
-			snprintf(c->policy, sizeof(c->policy), "%s", rest);
-		} else if (!strcmp(key, "interval")) {
-			if (ps_duration_parse(rest, &d)) {
-				ps_err("config '%s' line %d: bad interval '%s'", path, lineno, rest);
-				return PS_EXIT_USAGE;
-			}
-			snprintf(c->interval, sizeof(c->interval), "%s", rest);
-		} else if (!strcmp(key, "max-changes")) {
-			snprintf(c->max_changes, sizeof(c->max_changes), "%s", rest);
-		} else if (!strcmp(key, "include-comm")) {
-			if (add_words(rest, c->inc, &c->ninc, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "exclude-comm")) {
-			if (add_words(rest, c->exc, &c->nexc, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "include-cgroup")) {
-			if (add_words(rest, c->incg, &c->nincg, path, lineno) ||
-			    cgroup_paths(c->incg, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "exclude-cgroup")) {
-			if (add_words(rest, c->excg, &c->nexcg, path, lineno) ||
-			    cgroup_paths(c->excg, path, lineno))
-				return PS_EXIT_USAGE;
-		} else {
-			ps_err("config '%s' line %d: unknown setting '%s'", path, lineno, key);
-			return PS_EXIT_USAGE;
-		}
+	/* one byte more than the most allowed: a longer file is refused,
+	 * not cut */
+	while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (ps_live_conf_parse(text, len, c, err, sizeof(err))) {
+		ps_err("config '%s'%s %s", path, strncmp(err, "line ", 5) ? ":" : "", err);
+		return PS_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -515,7 +440,7 @@ int ps_cmd_run(int argc, char **argv)
 
 /* ---- daemon ---- */
 
-static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg *cfg,
+static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_live_cfg *cfg,
 		      struct ps_model *m)
 {
 	const char *path = o->config ? o->config : "/etc/powersched/daemon.conf";
@@ -540,12 +465,13 @@ static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg
 	cfg->exclude_comm = (const char *const *)dc->exc;
 	cfg->include_cgroup = (const char *const *)dc->incg;
 	cfg->exclude_cgroup = (const char *const *)dc->excg;
+	cfg->exclude_containers = dc->exclude_containers;
 	return 0;
 }
 
 int ps_cmd_daemon(int argc, char **argv)
 {
-	static struct dconf dc[2];
+	static struct ps_live_conf dc[2];
 	struct opts o;
 	struct ps_live_cfg cfg, ncfg;
 	struct ps_model m[2];

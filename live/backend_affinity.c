@@ -34,13 +34,12 @@ static int is_applied(const struct ps_live *l, const unsigned char *mask)
 	return 0;
 }
 
+/* A mask we applied came from a parent we confined: from a managed
+ * parent, or from one since gone (an orphan reparented to init or to run,
+ * its subreaper: a double fork). Either way it is ours to put back. */
 static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
 {
-	pid_t parent = t->tid != t->tgid ? t->tgid : t->ppid;
-	const struct thr *p = ps_live_find_thr(l, parent, parent);
-
-	if (!p || p->managed != 1)
-		return 0;
+	(void)t;
 	return is_applied(l, mask);
 }
 
@@ -74,6 +73,35 @@ static void release_excluded(struct ps_live *l, struct thr *t)
 	if (!ps_live_set_mask(t->tid, l->online, nb))
 		lg(l, "thread %d (not ours to manage) had a set we applied, inherited: "
 		   "widened to %s", (int)t->tid, l->online_str);
+}
+
+/* Process pid left our care (moved into an excluded cgroup): every thread
+ * of it on a set we applied gets the online CPUs back (what it had). */
+static void aff_release(struct ps_live *l, pid_t pid)
+{
+	char path[512];
+	struct dirent *de;
+	int nb = PS_LIVE_MAX_CPUS, n = 0;
+	DIR *d;
+
+	if (l->cfg.dry_run)
+		return;
+	ps_live_path(l, path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0 || ps_live_get_mask((pid_t)tid, l->scratch, nb) ||
+		    !is_applied(l, l->scratch))
+			continue;
+		n += !ps_live_set_mask((pid_t)tid, l->online, nb);
+	}
+	closedir(d);
+	if (n)
+		lg(l, "process %d is no longer ours (an excluded cgroup): %d thread(s) back on %s",
+		   (int)pid, n, l->online_str);
 }
 
 static int affinity_apply(struct ps_live *l, int changed)
@@ -225,4 +253,5 @@ const struct ps_live_backend_ops ps_live_backend_affinity = {
 	.set_child = aff_set_child,
 	.apply = aff_apply,
 	.sweep = aff_sweep,
+	.release = aff_release,
 };

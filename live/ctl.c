@@ -255,6 +255,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 	}
 	l->be->apply(l, list, changed);
 	l->intervals++;
+	l->full_scan = 0;
 	l->last_t = now_s;
 	l->started = 1;
 	ps_live_write_state(l);
@@ -274,6 +275,8 @@ int ps_live_reconfigure(struct ps_live *l, const struct ps_live_cfg *cfg)
 	if (r)
 		return r;
 	l->cfg = *cfg;
+	/* the new filters apply at the next interval, to every thread */
+	l->full_scan = 1;
 	if (l->topo && cfg->model)
 		ps_topo_set_smt_gain(l->topo, cfg->model->smt_gain);
 	return 0;

@@ -137,6 +137,7 @@ struct ps_live_source_ops {
  * @apply: the allowed set changed to list (changed = 1) or not; put it on
  *         the managed tasks (new ones too); its journal records first
  * @sweep: at the end: record what the last interval did not see (or NULL)
+ * @release: process pid is no longer managed: its tasks back (or NULL)
  */
 struct ps_live_backend_ops {
 	const char *name;
@@ -146,6 +147,7 @@ struct ps_live_backend_ops {
 	void (*set_child)(struct ps_live *l, pid_t pid);
 	int (*apply)(struct ps_live *l, const char *list, int changed);
 	int (*sweep)(struct ps_live *l);
+	void (*release)(struct ps_live *l, pid_t pid);
 };
 
 extern const struct ps_live_source_ops ps_live_source_proc;

@@ -188,7 +188,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 	/* a process of many threads whose count has not changed: carry its
 	 * threads without listing them (a full listing every 8 intervals
 	 * finds a thread that replaced one that exited) */
-	if ((l->intervals % 8) && (r = carry_process(l, pid)) != 0)
+	if ((l->intervals % 8) && !l->full_scan && (r = carry_process(l, pid)) != 0)
 		return r < 0 ? r : 0;
 	/* never PID 1 or a service manager (their children inherit what
 	 * they have); comm filters match the process's name, not a thread's */
@@ -219,7 +219,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		if (tid <= 0)
 			continue;
 		p = ps_live_find_thr(l, pid, (pid_t)tid);
-		refresh = (tid + l->intervals) % 64 == 0;
+		refresh = (tid + l->intervals) % 64 == 0 || l->full_scan;
 		if (p && !refresh && p->excluded) {
 			r = push_thr(l, p);
 			continue;
@@ -397,7 +397,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		pe[n].pid = (pid_t)pid;
 		pe[n].ppid = st.ppid;
 		pe[n].start = old ? old->start : st.starttime;
-		pe[n].marked = 0;
+		pe[n].marked = old ? old->marked : 0; /* last scan's, until below */
 		pe[n].excluded = old ? old->excluded : -1;
 		n++;
 	}
@@ -411,9 +411,14 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 	if (l->cfg.whole_system) {
 		for (i = 0; i < n; i++) {
 			/* a process's cgroup is read when it is new (and every 16
-			 * intervals), like its parent */
-			if (pe[i].excluded < 0)
+			 * intervals), like its parent; one we manage, every
+			 * interval */
+			if (pe[i].excluded < 0 || pe[i].marked)
 				pe[i].excluded = (signed char)cgroup_excluded(l, pe[i].pid);
+			/* a process of ours that moved into an excluded cgroup
+			 * (a container): its masks back now, not at exit */
+			if (pe[i].marked && pe[i].excluded && l->be->release)
+				l->be->release(l, pe[i].pid);
 			mark[i] = pe[i].pid != l->self && !pe[i].excluded;
 		}
 	} else {

@@ -127,10 +127,10 @@ if [ "$(nproc)" -ge 2 ]; then
 	( ulimit -n 200; "$PS" run -q --state-dir "$SD" -p power -i 100ms -b affinity -- \
 		sh -c "python3 -c 'import threading, time, os
 time.sleep(0.5)
-ts = [threading.Thread(target=time.sleep, args=(5,)) for i in range(400)]
+ts = [threading.Thread(target=time.sleep, args=(12,)) for i in range(400)]
 [t.start() for t in ts]
 open(\"$tmp/py\", \"w\").write(str(os.getpid()))
-time.sleep(5)' & sleep 2.5" 2>/dev/null )
+time.sleep(12)' & while [ ! -s $tmp/py ]; do sleep 0.1; done; sleep 1" 2>/dev/null )
 	py=$(cat "$tmp/py" 2>/dev/null)
 	left=$(cat /proc/"$py"/task/*/status 2>/dev/null | grep Cpus_allowed_list | grep -vc "[[:space:]]$all\$")
 	nt=$(ls /proc/"$py"/task 2>/dev/null | wc -l)

@@ -8,6 +8,7 @@
 
 #include "helpers.h"
 #include "ps/live.h"
+#include "ps/liveconf.h"
 
 /* A stat line as Linux 6.1 prints it, with a comm holding ") (" */
 static const char *stat_line =
@@ -490,6 +491,50 @@ static void test_f6_failed_restore_kept(void **state)
 	free(root);
 }
 
+/* issue 14 finding 10: the config parser is strict (size, NUL, one value,
+ * name length) and nothing of a bad file is used */
+static void test_f10_config_strict(void **state)
+{
+	static struct ps_live_conf c;
+	static char big[PS_LIVE_CONF_MAX + 2];
+	char err[300];
+	const char nul[] = "policy power\n\0policy lazy\n";
+
+	(void)state;
+	assert_int_equal(ps_live_conf_parse("policy power\nexclude-comm sshd qemu-system-x86\n",
+					    47, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.policy, "power");
+	assert_int_equal(c.nexc, 2);
+	assert_string_equal(c.exc[1], "qemu-system-x86");
+	assert_null(c.exc[2]);
+	assert_int_equal(c.exclude_containers, 1);
+	/* a comm is at most 15 characters: a longer name can never match */
+	assert_int_equal(ps_live_conf_parse("exclude-comm qemu-system-x86_64\n", 32, &c, err,
+					    sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "line 1: command name 'qemu-system-x86_64'"));
+	/* text after a NUL is not silently ignored */
+	assert_int_equal(ps_live_conf_parse(nul, sizeof(nul) - 1, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "NUL byte at offset 13"));
+	/* a file past the limit is refused, not cut */
+	memset(big, '#', sizeof(big));
+	assert_int_equal(ps_live_conf_parse(big, PS_LIVE_CONF_MAX, &c, err, sizeof(err)), 0);
+	assert_int_equal(ps_live_conf_parse(big, PS_LIVE_CONF_MAX + 1, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "larger than 16383 bytes"));
+	/* one value, not cut after it was checked */
+	assert_int_equal(ps_live_conf_parse("policy power save\n", 18, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "policy takes one value"));
+	assert_int_equal(ps_live_conf_parse("interval 1000000000000000000000000000000000s\n", 45,
+					    &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ps_live_conf_parse("max-changes 1\n", 14, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ps_live_conf_parse("exclude-containers no\n", 22, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.exclude_containers, 0);
+	assert_int_equal(ps_live_conf_parse("exclude-cgroup rel\n", 19, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "cgroup path 'rel' does not start with /"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_f5_torn_last_line),
 		cmocka_unit_test(test_user_mask_not_restored),
 		cmocka_unit_test(test_f6_failed_restore_kept),
+		cmocka_unit_test(test_f10_config_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
