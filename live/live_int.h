@@ -35,6 +35,7 @@ struct thr {
 	int r_zero;   /* runnable with no CPU at all over the last interval */
 	int fresh;    /* newly ours, its mask still to be set */
 	int checked;  /* excluded: looked at for a mask of ours once */
+	char pexcl;   /* excluded by its process (PID 1, a manager, comm) */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 

@@ -220,11 +220,11 @@ static int scan_process(struct ps_live *l, pid_t pid)
 			continue;
 		p = ps_live_find_thr(l, pid, (pid_t)tid);
 		refresh = (tid + l->intervals) % 64 == 0 || l->full_scan;
-		if (p && !refresh && p->excluded) {
+		if (p && !refresh && p->excluded && p->pexcl == pexcl) {
 			r = push_thr(l, p);
 			continue;
 		}
-		if (p && !refresh && p->ss_fd >= 0 &&
+		if (p && !refresh && !pexcl && p->ss_fd >= 0 &&
 		    !read_schedstat(p->ss_fd, NULL, &run, &wait)) {
 			t = *p;
 			t.run_ns = run;
@@ -260,6 +260,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		t.ss_fd = -1;
 		if (ps_live_is_kthread(&st) || ps_live_is_rt(&st) || pexcl) {
 			t.excluded = 1;
+			t.pexcl = (char)pexcl;
 			t.checked = p && p->excluded && p->checked;
 			t.managed = 2; /* from now on left alone; the journal still
 					* puts back what we set before */
@@ -403,6 +404,11 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 	}
 	if (n)
 		qsort(pe, (size_t)n, sizeof(*pe), cmp_proc);
+	/* hidepid=invisible without the proc group: a daemon that sees a
+	 * handful of processes manages nothing and says so */
+	if (l->cfg.whole_system && !l->intervals && n < 16)
+		lg(l, "only %d processes visible in /proc (mounted with hidepid?): run "
+		   "with the proc group (SupplementaryGroups=proc) or as root", n);
 	mark = calloc((size_t)n + 1, 1);
 	if (!mark) {
 		r = -ENOMEM;
