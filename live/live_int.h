@@ -36,6 +36,10 @@ struct thr {
 	int fresh;    /* newly ours, its mask still to be set */
 	int checked;  /* excluded: looked at for a mask of ours once */
 	char pexcl;   /* excluded by its process (PID 1, a manager, comm) */
+	char agg;     /* carried on its process's aggregate: not read this scan */
+	int read_iv;  /* interval of its last schedstat read */
+	unsigned long long pticks; /* its process's utime + stime at this scan */
+	double aggu;  /* main thread of an aggregated process: the process's use */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 
@@ -107,6 +111,7 @@ struct ps_live {
 	int pu_of_cpu[PS_LIVE_MAX_CPUS]; /* PU index of an OS CPU, -1: none */
 	int nr_ss_fd, max_ss_fd; /* schedstat descriptors open, and the most */
 	int full_scan;            /* list every process afresh (no cache) */
+	double scan_dt;           /* this scan's interval, seconds */
 	struct proc_ent *procs;   /* last interval's processes, by pid */
 	int nprocs;
 };

@@ -56,6 +56,8 @@ int ps_live_parse_stat(const char *text, struct ps_live_stat *out)
 		switch (field) {
 		case 4: out->ppid = (pid_t)v; break;
 		case 9: out->flags = (unsigned long)v; break;
+		case 14: out->utime = v; break;
+		case 15: out->stime = v; break;
 		case 20: out->nr_threads = (int)v; break;
 		case 22: out->starttime = v; break;
 		case 39: out->cpu = (int)v; break;

@@ -178,18 +178,83 @@ static int carry_process(struct ps_live *l, pid_t pid)
  * one pread of its schedstat; its stat is read when it is new, and again
  * once every 64 intervals (a changed scheduling policy, a reused TID).
  */
+/*
+ * Aggregates first: a process of many threads whose thread count did not
+ * change and whose CPU time over the interval (utime + stime of all its
+ * threads, one read of /proc/PID/stat) is under AGG_MAX_PU is carried
+ * whole: its threads are not read, the main thread stands for the process's
+ * use. Per-thread figures cannot change the decision there: threads that
+ * small are pooled anyway. Every AGG_REFRESH intervals (spread by PID) the
+ * threads are read again, so a thread that replaced another is found.
+ */
+#define AGG_MIN_THREADS 32
+#define AGG_MAX_PU 0.25
+#define AGG_REFRESH 64
+
+/* 1: carried on the aggregate; 0: read the threads; *ticks gets the
+ * process's CPU ticks (0: not read) */
+static int aggregate_process(struct ps_live *l, pid_t pid, unsigned long long *ticks)
+{
+	char path[512], buf[1024];
+	struct ps_live_stat st;
+	int k = ps_live_lower_bound(l, pid, 0), e = k, i, r;
+	long hz = sysconf(_SC_CLK_TCK);
+	double use;
+
+	*ticks = 0;
+	while (e < l->thr_n && l->thr[e].tgid == pid)
+		e++;
+	if (e - k < AGG_MIN_THREADS || l->full_scan)
+		return 0;
+	ps_live_path(l, path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
+		return 0;
+	*ticks = st.utime + st.stime;
+	if (!l->thr[k].pticks || st.nr_threads != e - k || *ticks < l->thr[k].pticks ||
+	    (l->intervals + pid) % AGG_REFRESH == 0 || l->thr[k].start != st.starttime ||
+	    l->thr[k].tid != pid)
+		return 0;
+	use = (double)(*ticks - l->thr[k].pticks) / (double)(hz > 0 ? hz : 100) /
+	      (l->scan_dt > 0 ? l->scan_dt : l->cfg.interval_s);
+	if (use >= AGG_MAX_PU)
+		return 0;
+	for (i = k; i < e; i++) {
+		struct thr t = l->thr[i];
+
+		t.agg = 1;
+		t.state_now = 0;
+		t.pticks = *ticks;
+		t.aggu = t.tid == pid ? use : 0;
+		l->thr[i].ss_fd = -1; /* moved to the new table */
+		r = push_thr(l, &t);
+		if (r)
+			return r;
+	}
+	return 1;
+}
+
 static int scan_process(struct ps_live *l, pid_t pid)
 {
 	char path[512], buf[1024], pcomm[64] = "";
 	struct dirent *de;
+	unsigned long long ticks;
 	DIR *d;
-	int r = 0, pexcl = 0;
+	int r = 0, pexcl = 0, first = l->nthr_n;
+
+	r = aggregate_process(l, pid, &ticks);
+	if (r)
+		return r < 0 ? r : 0;
 
 	/* a process of many threads whose count has not changed: carry its
 	 * threads without listing them (a full listing every 8 intervals
 	 * finds a thread that replaced one that exited) */
-	if ((l->intervals % 8) && !l->full_scan && (r = carry_process(l, pid)) != 0)
+	if ((l->intervals % 8) && !l->full_scan && (r = carry_process(l, pid)) != 0) {
+		for (int i = first; i < l->nthr_n; i++) {
+			l->nthr[i].pticks = ticks;
+			l->nthr[i].agg = 0;
+		}
 		return r < 0 ? r : 0;
+	}
 	/* never PID 1 or a service manager (their children inherit what
 	 * they have); comm filters match the process's name, not a thread's */
 	if (pid == 1) {
@@ -298,6 +363,10 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		r = push_thr(l, &t);
 	}
 	closedir(d);
+	for (int i = first; i < l->nthr_n; i++) {
+		l->nthr[i].pticks = ticks;
+		l->nthr[i].agg = 0;
+	}
 	return r;
 }
 
@@ -522,10 +591,16 @@ static int proc_scan(struct ps_live *l, double dt)
 	int r, i, j;
 
 	l->nthr_n = 0;
+	l->scan_dt = dt;
 	r = l->be->members(l, scan_process);
 	if (r)
 		return r;
-	if (l->nthr_n)
+	/* members come in PID order mostly, threads in TID order: sort only
+	 * when needed */
+	for (i = 1; i < l->nthr_n; i++)
+		if (cmp_thr(&l->nthr[i - 1], &l->nthr[i]) > 0)
+			break;
+	if (i < l->nthr_n)
 		qsort(l->nthr, (size_t)l->nthr_n, sizeof(*l->nthr), cmp_thr);
 	uptime = read_uptime(l);
 	if (hz <= 0)
@@ -539,6 +614,27 @@ static int proc_scan(struct ps_live *l, double dt)
 		while (j < l->thr_n && ps_live_thr_before(l->thr[j].tgid, l->thr[j].tid, t->tgid, t->tid))
 			j++;
 		if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
+		    l->thr[j].start == t->start && t->agg) {
+			/* not read: its process's aggregate stands for it */
+			t->util = ps_live_util_update(l->thr[j].util, 0, 0, dt);
+			if (t->aggu > t->util)
+				t->util = t->aggu;
+			t->r_zero = 0;
+		} else if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
+			   l->thr[j].start == t->start && l->thr[j].agg) {
+			/* read again after aggregated intervals: its deltas span
+			 * all of them */
+			int span = l->intervals - l->thr[j].read_iv;
+			unsigned long long dr = t->run_ns >= l->thr[j].run_ns ?
+					t->run_ns - l->thr[j].run_ns : 0;
+			unsigned long long dw = t->wait_ns >= l->thr[j].wait_ns ?
+					t->wait_ns - l->thr[j].wait_ns : 0;
+
+			t->util = ps_live_util_update(l->thr[j].util, dr, dw,
+						      dt * (span > 1 ? span : 1));
+			t->r_zero = 0;
+			t->read_iv = l->intervals;
+		} else if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
 		    l->thr[j].start == t->start) {
 			unsigned long long dr = t->run_ns >= l->thr[j].run_ns ?
 					t->run_ns - l->thr[j].run_ns : 0;
@@ -553,7 +649,9 @@ static int proc_scan(struct ps_live *l, double dt)
 			t->r_zero = !dr && !dw && psi && !t->excluded && runnable_now(l, t);
 			if (t->r_zero && l->thr[j].r_zero)
 				t->util = 1;
+			t->read_iv = l->intervals;
 		} else {
+			t->read_iv = l->intervals;
 			/* first sight: its whole life so far, (run + wait) / age */
 			double age = uptime - (double)t->start / (double)hz;
 

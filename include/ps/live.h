@@ -43,6 +43,8 @@ struct ps_live_stat {
 	pid_t ppid;
 	unsigned long long starttime; /* field 22 of stat, clock ticks */
 	unsigned long flags;          /* field 9 */
+	unsigned long long utime, stime; /* fields 14, 15, clock ticks (all threads
+					  * of a process in /proc/PID/stat) */
 	int nr_threads;               /* field 20 (of the process) */
 	unsigned rt_policy;           /* field 41 */
 	int cpu;                      /* field 39 */

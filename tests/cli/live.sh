@@ -43,7 +43,7 @@ if [ "$(nproc)" -ge 2 ]; then
 fi
 
 # --- status while a run is going, and after
-"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 2 2>"$tmp/e" &
+"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 4 2>"$tmp/e" &
 pid=$!
 sleep 1
 "$PS" status --state-dir "$SD" --json >"$tmp/j"
