@@ -66,6 +66,42 @@ static int other_instance(const struct ps_live *l)
 	return found;
 }
 
+/*
+ * Our cgroup is under the root, so the limits of the cgroup the command
+ * came from do not hold there: copy the ones a task escapes most (process
+ * count, memory, CPU bandwidth) and keep the allowed CPUs inside the
+ * origin's. A copy is a limit of its own, not a share of the origin's:
+ * the command gets as much again as its caller had (documented).
+ */
+static void copy_limits(struct ps_live *l, const char *origin)
+{
+	static const char *const files[] = { "pids.max", "memory.max", "memory.high",
+		"memory.swap.max", "cpu.max", "cpu.weight", NULL };
+	char src[1024], dst[1024], buf[256];
+	int k;
+
+	memset(l->cg_limit, 0, PS_LIVE_MAX_CPUS);
+	l->have_cg_limit = 0;
+	if (!strcmp(origin, "/"))
+		return;
+	for (k = 0; files[k]; k++) {
+		ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/%s", origin, files[k]);
+		ps_live_path(l, dst, sizeof(dst), "/sys/fs/cgroup%s/%s", l->cg_path, files[k]);
+		if (ps_live_read_file(src, buf, sizeof(buf)) <= 0 || !strncmp(buf, "max\n", 4) ||
+		    access(dst, W_OK))
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (ps_live_write_file(dst, buf))
+			lg(l, "cgroup: copying %s '%s' from %s: not possible", files[k], buf, origin);
+		else
+			lg(l, "cgroup: %s %s copied from %s", files[k], buf, origin);
+	}
+	ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/cpuset.cpus.effective", origin);
+	if (ps_live_read_file(src, buf, sizeof(buf)) > 0 && buf[0] != '\n' &&
+	    !ps_cpulist_parse(buf, l->cg_limit, PS_LIVE_MAX_CPUS))
+		l->have_cg_limit = 1;
+}
+
 static int cgroup_create(struct ps_live *l)
 {
 	char path[768], buf[512], origin[512];
@@ -113,14 +149,26 @@ static int cgroup_create(struct ps_live *l)
 		lg(l, "cgroup: cannot create %s: %s", path, strerror(-r));
 		return r;
 	}
+	copy_limits(l, origin);
 	return 0;
 }
 
 static int cgroup_apply(struct ps_live *l, const char *list)
 {
+	static char lim[8192];
 	char path[768];
 	int r;
 
+	/* never wider than the CPUs the command's own cgroup allows */
+	if (l->have_cg_limit && !ps_cpulist_parse(list, l->scratch, PS_LIVE_MAX_CPUS)) {
+		int any = 0;
+
+		for (int i = 0; i < PS_LIVE_MAX_CPUS; i++)
+			any |= l->scratch[i] &= l->cg_limit[i];
+		ps_cpulist_format(any ? l->scratch : l->cg_limit, PS_LIVE_MAX_CPUS, lim,
+				  sizeof(lim));
+		list = lim;
+	}
 	if (!strcmp(list, l->cg_written))
 		return 0; /* same content: no write */
 	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus", l->cg_path);

@@ -73,6 +73,8 @@ struct ps_live {
 	enum ps_live_backend backend;
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
 	char cg_written[8192]; /* what cpuset.cpus holds */
+	unsigned char cg_limit[PS_LIVE_MAX_CPUS]; /* the origin's CPUs (AllowedCPUs) */
+	int have_cg_limit;
 	pid_t child;
 	pid_t self;
 	int journal_fd;          /* O_APPEND, one write per record; -1: none */

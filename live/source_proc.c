@@ -181,14 +181,14 @@ static int carry_process(struct ps_live *l, pid_t pid)
 /*
  * Aggregates first: a process of many threads whose thread count did not
  * change and whose CPU time over the interval (utime + stime of all its
- * threads, one read of /proc/PID/stat) is under AGG_MAX_PU is carried
- * whole: its threads are not read, the main thread stands for the process's
- * use. Per-thread figures cannot change the decision there: threads that
- * small are pooled anyway. Every AGG_REFRESH intervals (spread by PID) the
+ * threads, one read of /proc/PID/stat) is under AGG_MAX_PU (one PU) is
+ * carried whole: its threads are not read, the main thread stands for the
+ * process's use. Per-thread figures cannot change the decision much there:
+ * however that use is split, it asks for at most one PU. Every AGG_REFRESH intervals (spread by PID) the
  * threads are read again, so a thread that replaced another is found.
  */
 #define AGG_MIN_THREADS 32
-#define AGG_MAX_PU 0.25
+#define AGG_MAX_PU 1.0
 #define AGG_REFRESH 64
 
 /* 1: carried on the aggregate; 0: read the threads; *ticks gets the
@@ -199,6 +199,7 @@ static int aggregate_process(struct ps_live *l, pid_t pid, unsigned long long *t
 	struct ps_live_stat st;
 	int k = ps_live_lower_bound(l, pid, 0), e = k, i, r;
 	long hz = sysconf(_SC_CLK_TCK);
+	const struct thr *m;
 	double use;
 
 	*ticks = 0;
@@ -210,9 +211,10 @@ static int aggregate_process(struct ps_live *l, pid_t pid, unsigned long long *t
 	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
 		return 0;
 	*ticks = st.utime + st.stime;
+	/* the main thread is not always first: TIDs wrap around pid_max */
+	m = ps_live_find_thr(l, pid, pid);
 	if (!l->thr[k].pticks || st.nr_threads != e - k || *ticks < l->thr[k].pticks ||
-	    (l->intervals + pid) % AGG_REFRESH == 0 || l->thr[k].start != st.starttime ||
-	    l->thr[k].tid != pid)
+	    (l->intervals + pid) % AGG_REFRESH == 0 || !m || m->start != st.starttime)
 		return 0;
 	use = (double)(*ticks - l->thr[k].pticks) / (double)(hz > 0 ? hz : 100) /
 	      (l->scan_dt > 0 ? l->scan_dt : l->cfg.interval_s);

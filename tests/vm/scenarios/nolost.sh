@@ -9,6 +9,8 @@
 mask() { grep Cpus_allowed_list "/proc/$1/status" 2>/dev/null | awk '{ print $2 }'; }
 in_cg() { cg=$1; shift; sh -c "echo \$\$ >/sys/fs/cgroup$cg/cgroup.procs && exec $*" & }
 mkdir -p /etc/powersched
+# wait_file FILE: until it is not empty, at most 30 s
+wait_file() { n=0; while [ ! -s "$1" ] && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done; }
 
 # 1. cpuset off at the root; a taskset -c 5 process in another cgroup
 sub0=$(cat /sys/fs/cgroup/cgroup.subtree_control)
@@ -18,7 +20,7 @@ yp=$!
 sleep 1
 powersched run -p power -i 500ms -- sh -c "sleep 3; grep Cpus_allowed_list /proc/$yp/status >/tmp/during" 2>/tmp/c.log
 during=$(awk '{ print $2 }' /tmp/during); after=$(mask $yp)
-grep "reset the affinity" /tmp/c.log | sed 's/^/PSVM nolost log: /'
+grep -v "t=" /tmp/c.log | head -n 4 | sed 's/^/PSVM nolost log: /'
 echo "PSVM nolost cpuset: subtree before [$sub0] after [$(cat /sys/fs/cgroup/cgroup.subtree_control)]; taskset -c 5 yes in /other: during $during, after $after"
 [ "$during" = 5 ] && [ "$after" = 5 ]; check cpuset-6.1-taskset-kept $? "during $during, after $after"
 kill $yp
@@ -27,24 +29,24 @@ kill $yp
 # SIGTERM, and SIGKILL + restart
 powersched run -b affinity -p power -i 500ms -- sh -c 'sleep 60 & echo $! >/tmp/s1; sleep 4' 2>/tmp/u1.log &
 rp=$!
-while [ ! -s /tmp/s1 ]; do sleep 0.2; done
+wait_file /tmp/s1
 sleep 2; s1=$(cat /tmp/s1); taskset -pc 7 $s1 >/dev/null
 wait $rp
 m1=$(mask $s1)
 powersched run -b affinity -p power -i 500ms -- sh -c 'sleep 60 & echo $! >/tmp/s2; wait' 2>/tmp/u2.log &
 rp=$!
-while [ ! -s /tmp/s2 ]; do sleep 0.2; done
+wait_file /tmp/s2
 sleep 2; s2=$(cat /tmp/s2); taskset -pc 6 $s2 >/dev/null
 sleep 1; kill -TERM $rp; wait $rp
 m2=$(mask $s2)
 powersched run -b affinity -p power -i 500ms -- sh -c 'sleep 60 & echo $! >/tmp/s3; wait' 2>/tmp/u3.log &
 rp=$!
-while [ ! -s /tmp/s3 ]; do sleep 0.2; done
+wait_file /tmp/s3
 sleep 2; s3=$(cat /tmp/s3); taskset -pc 5 $s3 >/dev/null
 sleep 1; kill -KILL $rp; sleep 1
 powersched run -p performance -- true 2>/tmp/u4.log
 m3=$(mask $s3)
-grep -h "user's" /tmp/u1.log /tmp/u2.log /tmp/u4.log | head -n 3 | sed 's/^/PSVM nolost log: /'
+grep -hv "t=" /tmp/u1.log /tmp/u2.log /tmp/u4.log | head -n 6 | sed 's/^/PSVM nolost log: /'
 echo "PSVM nolost user taskset: at the end $m1 (set 7), SIGTERM $m2 (set 6), SIGKILL + restart $m3 (set 5)"
 [ "$m1" = 7 ]; check user-taskset-kept-at-end $? "$m1"
 [ "$m2" = 6 ]; check user-taskset-kept-sigterm $? "$m2"
@@ -79,6 +81,19 @@ echo "PSVM nolost daemon: PID 1 $p1; md5sum (excluded, inherited) $md; container
 [ "$ct" = 0-31 ]; check daemon-container-untouched $? "$ct"
 [ "$mvd" != 0-31 ] && [ "$mva" = 0-31 ]; check daemon-moved-into-container $? "before $mvd, after $mva"
 kill $mp $cp_ $mv_ 2>/dev/null
+
+# 5 (finding 8). the caller's cgroup limits hold for the command: a caller
+# in a cgroup with pids.max 10 starts at most 10 sleeps under run
+mkdir -p /sys/fs/cgroup/lim
+echo +pids >/sys/fs/cgroup/cgroup.subtree_control
+echo 10 >/sys/fs/cgroup/lim/pids.max
+sh -c 'echo $$ >/sys/fs/cgroup/lim/cgroup.procs; exec powersched run -p power -i 500ms -- sh -c "for i in \$(seq 30); do sleep 9.5 & done 2>/dev/null; sleep 2"' >/dev/null 2>/tmp/l.log
+n=$(ps | grep -c '[s]leep 9.5')
+grep 'copied from' /tmp/l.log | head -n 2 | sed 's/^/PSVM nolost log: /'
+echo "PSVM nolost limits: 30 sleeps asked for in a cgroup of pids.max 10 under run: $n started"
+[ "$n" -le 10 ]; check run-keeps-caller-limits $? "$n of 30"
+killall sleep 2>/dev/null
+echo -pids >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 
 # 4. two runs at once (cgroup backend): the first to end leaves cpuset on
 # for the second, whose workers stay confined; the last puts it back
