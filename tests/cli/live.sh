@@ -148,6 +148,33 @@ time.sleep(12)' & while [ ! -s $tmp/py ]; do sleep 0.1; done; sleep 1" 2>/dev/nu
 		bad "finding 5 journal full: $left sleeper(s) not on $all; $(grep journal "$tmp/e" | head -n 2)"
 	pkill -f "sleep 3.73"
 
+	# issue 9 item 3: a user's taskset during a run survives its end,
+	# SIGTERM, and SIGKILL + a restart (the journal's applied sets say
+	# which masks are ours)
+	for how in end term kill; do
+		rm -f "$tmp/ut"
+		"$PS" run -q --state-dir "$SD" -p power -i 100ms -b affinity -- \
+			sh -c "sleep 30 & echo \$! >$tmp/ut; sleep 2; wait" 2>/dev/null &
+		rp=$!
+		while [ ! -s "$tmp/ut" ]; do sleep 0.05; done
+		sleep 0.8
+		u=$(cat "$tmp/ut")
+		taskset -pc 1 "$u" >/dev/null
+		sleep 0.3
+		case $how in
+		end) kill "$u"; sleep 0.1; "$PS" run -q --state-dir "$SD" -p power -i 100ms -b affinity -- \
+			sh -c "sleep 30 & echo \$! >$tmp/ut2; sleep 1.5" 2>/dev/null &
+		     rp2=$!; while [ ! -s "$tmp/ut2" ]; do sleep 0.05; done; sleep 0.6
+		     u=$(cat "$tmp/ut2"); rm -f "$tmp/ut2"; taskset -pc 1 "$u" >/dev/null; wait $rp2 ;;
+		term) kill -TERM $rp ;;
+		kill) kill -KILL $rp; sleep 0.2; "$PS" run -q --state-dir "$SD" -p performance -- true 2>/dev/null ;;
+		esac
+		wait $rp 2>/dev/null
+		m=$(mask_of "$u")
+		[ "$m" = 1 ] && ok || bad "issue 9: a user's taskset to 1 undone ($how): '$m'"
+		kill "$u" 2>/dev/null
+	done
+
 	# finding 4: a PID reused by a process outside the tree is not taken
 	# for the descendant it replaced (needs root for ns_last_pid)
 	if [ -w /proc/sys/kernel/ns_last_pid ]; then
