@@ -101,17 +101,43 @@ static int any_under(const char *p, const char *const *dirs)
 	return 0;
 }
 
-/* daemon: not ours, by the cgroup of pid (include-cgroup, exclude-cgroup) */
+/* a container's cgroup: a component machine.slice, or one whose name
+ * starts with docker, kubepods, lxc or libpod (as systemd-machined,
+ * Docker, Kubernetes, LXC and Podman name them) */
+static int container_cgroup(const char *p)
+{
+	static const char *const pre[] = { "docker", "kubepods", "lxc", "libpod", NULL };
+
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (n == 13 && !strncmp(p, "machine.slice", 13))
+			return 1;
+		for (int k = 0; pre[k]; k++)
+			if (n >= strlen(pre[k]) && !strncmp(p, pre[k], strlen(pre[k])))
+				return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* daemon: not ours, by the cgroup of pid (include-cgroup, exclude-cgroup,
+ * containers) */
 static int cgroup_excluded(const struct ps_live *l, pid_t pid)
 {
 	char cg[4096];
 	int inc = l->cfg.include_cgroup && l->cfg.include_cgroup[0];
 
-	if (!inc && (!l->cfg.exclude_cgroup || !l->cfg.exclude_cgroup[0]))
+	if (!inc && (!l->cfg.exclude_cgroup || !l->cfg.exclude_cgroup[0]) &&
+	    !l->cfg.exclude_containers)
 		return 0;
 	if (ps_live_cgroup_of(l, pid, cg, sizeof(cg)))
 		return 0;
 	if (inc && !any_under(cg, l->cfg.include_cgroup))
+		return 1;
+	if (l->cfg.exclude_containers && container_cgroup(cg))
 		return 1;
 	return any_under(cg, l->cfg.exclude_cgroup);
 }
