@@ -163,6 +163,24 @@ static int affinity_apply(struct ps_live *l, int changed)
 			t->fresh = 0;
 		fresh += t->fresh;
 	}
+	if (jr && !l->cfg.dry_run) {
+		/* a thread we could not record that carries our set got it
+		 * from a parent we confined: it goes back to the online CPUs
+		 * now, since nothing would put it back later */
+		int widened = 0;
+
+		for (i = 0; i < l->thr_n; i++) {
+			struct thr *t = &l->thr[i];
+
+			if (t->managed || ps_live_get_mask(t->tid, l->scratch, nb) ||
+			    !memcmp(l->scratch, l->online, (size_t)nb) || !is_applied(l, l->scratch))
+				continue;
+			widened += !ps_live_set_mask(t->tid, l->online, nb);
+		}
+		if (widened)
+			lg(l, "journal not writable: %d inherited thread(s) put back on %s", widened,
+			   l->online_str);
+	}
 	if (jr && changed) {
 		/* the new set is not recorded: it is not applied */
 		memcpy(l->allowed_os, l->set_os, (size_t)nb);

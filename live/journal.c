@@ -43,7 +43,8 @@ int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 			r = -errno;
 		if (!l->journal_err)
 			lg(l, "journal %s: %s; nothing it would cover is changed",
-			   l->journal_path, strerror(-r));
+			   l->journal_path, w > 0 ? "short write (disk full or file size limit)" :
+			   strerror(-r));
 		l->journal_err = 1;
 		return r;
 	}
