@@ -43,7 +43,7 @@ if [ "$(nproc)" -ge 2 ]; then
 fi
 
 # --- status while a run is going, and after
-"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 4 2>"$tmp/e" &
+"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 6 2>"$tmp/e" &
 pid=$!
 sleep 1
 "$PS" status --state-dir "$SD" --json >"$tmp/j"
@@ -57,7 +57,8 @@ assert s["allowed"] and s["online"] and isinstance(s["load_per_package"], list)
 assert "recent" in s
 assert s["energy"].startswith("modeled") or s["energy"].startswith("measured")
 PY
-"$PS" status --state-dir "$SD" | grep -q "^allowed " && ok || bad "status text"
+"$PS" status --state-dir "$SD" >"$tmp/st"
+grep -q "^allowed " "$tmp/st" && ok || bad "status text: $(cat "$tmp/st"; ls "$SD")"
 wait $pid
 "$PS" status --state-dir "$SD" | grep -q "no powersched is running" && ok || bad "status after the run"
 
