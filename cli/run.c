@@ -11,20 +11,22 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "ps/liveconf.h"
 #include "ps/livectl.h"
 #include "ps/sim.h"
 
-#define MAX_LIST 64
 
 struct opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
@@ -100,113 +102,37 @@ static void usage_daemon(FILE *f)
 	      "\n"
 	      "Config lines: policy P | interval D | max-changes N |\n"
 	      "  include-comm NAME... | exclude-comm NAME... |\n"
-	      "  include-cgroup PATH... | exclude-cgroup PATH...\n",
+	      "  include-cgroup PATH... | exclude-cgroup PATH... |\n"
+	      "  exclude-containers yes|no (default yes)\n",
 	      f);
 }
 
-/* ---- config file ---- */
+/* ---- config file (parsed by the library: ps_live_conf_parse) ---- */
 
-struct dconf {
-	char policy[32], interval[32], max_changes[16];
-	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *incg[MAX_LIST + 1], *excg[MAX_LIST + 1];
-	int ninc, nexc, nincg, nexcg;
-	char buf[16384];
-};
-
-static int add_words(char *rest, char **list, int *n, const char *path, int lineno)
+static int read_config(const char *path, int must_exist, struct ps_live_conf *c)
 {
-	char *w, *save = NULL;
+	static char text[PS_LIVE_CONF_MAX + 2];
+	char err[300];
+	ssize_t n;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	for (w = strtok_r(rest, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		if (*n >= MAX_LIST) {
-			ps_err("config '%s' line %d: more than %d names", path, lineno, MAX_LIST);
-			return -1;
-		}
-		list[(*n)++] = w;
-		list[*n] = NULL;
-	}
-	return 0;
-}
-
-/* cgroup paths are absolute, as in /proc/PID/cgroup ("/system.slice") */
-static int cgroup_paths(char *const *list, const char *path, int lineno)
-{
-	for (; *list; list++)
-		if ((*list)[0] != '/') {
-			ps_err("config '%s' line %d: cgroup path '%s' does not start with /",
-			       path, lineno, *list);
-			return -1;
-		}
-	return 0;
-}
-
-static int read_config(const char *path, int must_exist, struct dconf *c)
-{
-	FILE *f = fopen(path, "re");
-	char *line, *save = NULL, *key, *rest;
-	size_t n;
-	int lineno = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (!f) {
-		if (!must_exist && errno == ENOENT)
+	if (fd < 0) {
+		if (!must_exist && errno == ENOENT) {
+			ps_live_conf_parse("", 0, c, err, sizeof(err));
 			return 0;
+		}
 		ps_err("config '%s': %s", path, strerror(errno));
 		return PS_EXIT_USAGE;
 	}
-	n = fread(c->buf, 1, sizeof(c->buf) - 1, f);
-	fclose(f);
-	c->buf[n] = '\0';
-	for (line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *hash = strchr(line, '#');
-		double d;
-		enum ps_policy p;
-
-		lineno++;
-		if (hash)
-			*hash = '\0';
-		key = line + strspn(line, " \t");
-		if (!*key)
-			continue;
-		rest = key + strcspn(key, " \t");
-		if (*rest)
-			*rest++ = '\0';
-		rest += strspn(rest, " \t");
-		if (!strcmp(key, "policy") || !strcmp(key, "interval") ||
-		    !strcmp(key, "max-changes"))
-			rest[strcspn(rest, " \t")] = '\0'; /* one word */
-		if (!strcmp(key, "policy")) {
-			if (ps_policy_parse(rest, &p)) {
-				ps_err("config '%s' line %d: unknown policy '%s'", path, lineno, rest);
-				return PS_EXIT_USAGE;
-			}
-			snprintf(c->policy, sizeof(c->policy), "%s", rest);
-		} else if (!strcmp(key, "interval")) {
-			if (ps_duration_parse(rest, &d)) {
-				ps_err("config '%s' line %d: bad interval '%s'", path, lineno, rest);
-				return PS_EXIT_USAGE;
-			}
-			snprintf(c->interval, sizeof(c->interval), "%s", rest);
-		} else if (!strcmp(key, "max-changes")) {
-			snprintf(c->max_changes, sizeof(c->max_changes), "%s", rest);
-		} else if (!strcmp(key, "include-comm")) {
-			if (add_words(rest, c->inc, &c->ninc, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "exclude-comm")) {
-			if (add_words(rest, c->exc, &c->nexc, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "include-cgroup")) {
-			if (add_words(rest, c->incg, &c->nincg, path, lineno) ||
-			    cgroup_paths(c->incg, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "exclude-cgroup")) {
-			if (add_words(rest, c->excg, &c->nexcg, path, lineno) ||
-			    cgroup_paths(c->excg, path, lineno))
-				return PS_EXIT_USAGE;
-		} else {
-			ps_err("config '%s' line %d: unknown setting '%s'", path, lineno, key);
-			return PS_EXIT_USAGE;
-		}
+	/* one byte more than the most allowed: a longer file is refused,
+	 * not cut */
+	while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (ps_live_conf_parse(text, len, c, err, sizeof(err))) {
+		ps_err("config '%s'%s %s", path, strncmp(err, "line ", 5) ? ":" : "", err);
+		return PS_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -271,21 +197,49 @@ static int open_live(struct ps_live_cfg *cfg, struct ps_live **l)
 	return 0;
 }
 
+/* the dispositions ignore_sync_signals() changed, for the child */
+static struct sigaction old_pipe, old_xfsz;
+
+/*
+ * Every signal whose default is to end the process is taken (and passed on
+ * or acted on) or ignored: powersched must never die with masks and
+ * cgroups left behind. SIGPIPE and SIGXFSZ come from our own writes (a
+ * closed stderr pipe, a file limit): ignored, the write fails instead.
+ */
 static void block_signals(sigset_t *set, sigset_t *old)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+		SIGCHLD, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU,
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	struct sigaction ign;
+	size_t i;
+	int s;
+
 	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
-	sigaddset(set, SIGUSR1);
-	sigaddset(set, SIGUSR2);
-	sigaddset(set, SIGCHLD);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
 	sigprocmask(SIG_BLOCK, set, old);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGXFSZ, &ign, &old_xfsz);
+}
+
+/* in the child: the signal state powersched was started with */
+static void restore_signals(const sigset_t *old)
+{
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* Wait up to secs for a signal; 0 on timeout. */
-static int wait_signal(const sigset_t *set, double secs)
+static int wait_signal(const sigset_t *set, double secs, siginfo_t *si)
 {
 	struct timespec ts;
 	int s;
@@ -294,7 +248,8 @@ static int wait_signal(const sigset_t *set, double secs)
 		secs = 0;
 	ts.tv_sec = (time_t)secs;
 	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	s = sigtimedwait(set, NULL, &ts);
+	memset(si, 0, sizeof(*si));
+	s = sigtimedwait(set, si, &ts);
 	return s < 0 ? 0 : s;
 }
 
@@ -361,9 +316,10 @@ int ps_cmd_run(int argc, char **argv)
 	struct ps_live_summary sum;
 	struct ps_model m;
 	struct ps_live *l = NULL;
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	char procs[1024];
 	sigset_t set, old;
+	siginfo_t si;
 	pid_t pid;
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
@@ -381,11 +337,14 @@ int ps_cmd_run(int argc, char **argv)
 	cfg.name = "run";
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
+	block_signals(&set, &old);
 	r = open_live(&cfg, &l);
 	if (r)
 		return r;
 	ps_live_prepare_child(l, procs, sizeof(procs));
-	block_signals(&set, &old);
+	/* orphans of CMD's tree (a double fork) become our children, so they
+	 * stay in the managed tree and are put back at the end */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	t0 = now_s();
 	pid = fork();
 	if (pid < 0) {
@@ -405,7 +364,8 @@ int ps_cmd_run(int argc, char **argv)
 				fclose(f);
 			}
 		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		restore_signals(&old);
 		ps_live_child_reset(l);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "powersched: run: cannot run '%s': %s\n", argv[optind],
@@ -415,14 +375,28 @@ int ps_cmd_run(int argc, char **argv)
 	ps_live_set_child(l, pid);
 	next = now_s() + cfg.interval_s;
 	while (!exited) {
-		sig = wait_signal(&set, next - now_s());
+		sig = wait_signal(&set, next - now_s(), &si);
 		if (sig == SIGCHLD) {
-			if (wait4(pid, &status, WNOHANG, &ru) == pid)
-				exited = 1;
+			pid_t w;
+			int st;
+			struct rusage r1;
+
+			/* the command, and orphans of its tree we adopted */
+			while ((w = wait4(-1, &st, WNOHANG, &r1)) > 0)
+				if (w == pid) {
+					status = st;
+					ru = r1;
+					exited = 1;
+				}
 			continue;
 		}
 		if (sig) {
-			kill(pid, sig); /* passed on */
+			/* the terminal sends INT, QUIT and HUP to the whole
+			 * foreground group, the command too (SI_KERNEL): not
+			 * a second time from us */
+			if (!(si.si_code == SI_KERNEL &&
+			      (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP)))
+				kill(pid, sig); /* passed on */
 			continue;
 		}
 		r = ps_live_step(l, now_s());
@@ -445,14 +419,28 @@ int ps_cmd_run(int argc, char **argv)
 		sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
 		sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
 		sum.mean_cores, sum.mask_changes);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+	if (WIFSIGNALED(status)) {
+		/* die of the same signal (a shell loop stops on Ctrl-C),
+		 * without a core of our own */
+		struct rlimit nocore = { 0, 0 };
+		sigset_t one;
+
+		sig = WTERMSIG(status);
+		fflush(NULL);
+		setrlimit(RLIMIT_CORE, &nocore);
+		signal(sig, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return WEXITSTATUS(status);
 }
 
 /* ---- daemon ---- */
 
-static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg *cfg,
+static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_live_cfg *cfg,
 		      struct ps_model *m)
 {
 	const char *path = o->config ? o->config : "/etc/powersched/daemon.conf";
@@ -477,17 +465,19 @@ static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg
 	cfg->exclude_comm = (const char *const *)dc->exc;
 	cfg->include_cgroup = (const char *const *)dc->incg;
 	cfg->exclude_cgroup = (const char *const *)dc->excg;
+	cfg->exclude_containers = dc->exclude_containers;
 	return 0;
 }
 
 int ps_cmd_daemon(int argc, char **argv)
 {
-	static struct dconf dc[2];
+	static struct ps_live_conf dc[2];
 	struct opts o;
 	struct ps_live_cfg cfg, ncfg;
 	struct ps_model m[2];
 	struct ps_live *l = NULL;
 	sigset_t set, old;
+	siginfo_t si;
 	int r, cur = 0, sig, stop = 0;
 	double next;
 
@@ -510,7 +500,7 @@ int ps_cmd_daemon(int argc, char **argv)
 	log_line(&o.quiet, "daemon started");
 	next = now_s();
 	while (!stop) {
-		sig = wait_signal(&set, next - now_s());
+		sig = wait_signal(&set, next - now_s(), &si);
 		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
 			stop = 1;
 		} else if (sig == SIGHUP) {
@@ -620,6 +610,9 @@ int ps_cmd_status(int argc, char **argv)
 
 		if (strncmp(de->d_name, "state.", 6) || !strstr(de->d_name, ".json") ||
 		    strstr(de->d_name, ".tmp"))
+			continue;
+		/* a state file of a powersched that is gone is stale */
+		if (kill((pid_t)strtol(de->d_name + 6, NULL, 10), 0) && errno == ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", o.state_dir, de->d_name);
 		f = fopen(path, "re");

@@ -43,6 +43,8 @@ struct ps_live_stat {
 	pid_t ppid;
 	unsigned long long starttime; /* field 22 of stat, clock ticks */
 	unsigned long flags;          /* field 9 */
+	unsigned long long utime, stime; /* fields 14, 15, clock ticks (all threads
+					  * of a process in /proc/PID/stat) */
 	int nr_threads;               /* field 20 (of the process) */
 	unsigned rt_policy;           /* field 41 */
 	int cpu;                      /* field 39 */
@@ -119,12 +121,18 @@ int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
  * Journal records, one a line:
  *   owner PID STARTTIME
  *   task TID STARTTIME CPULIST      (a thread's mask before we set it)
+ *   applied CPULIST                 (a set we put on threads, before we did)
  *   cgroup PATH ORIGIN              (we created PATH; tasks go back to ORIGIN,
  *                                    the rest of the line: it may hold spaces)
- *   subtree PATH                    (we wrote +cpuset to PATH/cgroup.subtree_control)
+ *   subtree / [shared]              (we wrote +cpuset to the root's
+ *                                    cgroup.subtree_control; shared: another
+ *                                    instance did and we rely on it)
+ * A PATH is "/powersched-NAME" (one component under the root, no ".."); an
+ * ORIGIN is absolute with no "." or ".." component; anything else is not a
+ * record. A line without its newline (torn) is never acted on.
  */
 struct ps_journal_rec {
-	char kind; /* 'o', 't', 'c', 's' */
+	char kind; /* 'o', 't', 'a', 'c', 's' */
 	long long id;
 	unsigned long long starttime;
 	char a[512];
@@ -144,9 +152,12 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out);
  * @log: called with one line per action and per failure (may be NULL)
  * @restored: receives the number of threads whose mask was set back
  *
- * Threads that are gone (or whose start time differs: a reused TID) are
- * skipped; failures are logged and the rest goes on. The journal is removed
- * when it has been read through.
+ * The journal must be a regular file owned by us and writable by no one
+ * else (opened with O_NOFOLLOW). Threads that are gone (or whose start time
+ * differs: a reused TID) are skipped, and so are threads whose mask is no
+ * longer one the journal says we applied (the user's since). Failures are
+ * logged and the rest goes on; the journal is removed when everything was
+ * put back, else rewritten with what was not.
  *
  * Return: 0, or -errno when the journal cannot be read.
  */
