@@ -57,7 +57,36 @@ assert s["allowed"] and s["online"] and isinstance(s["load_per_package"], list)
 assert "recent" in s
 assert s["energy"].startswith("modeled") or s["energy"].startswith("measured")
 PY
-"$PS" status --state-dir "$SD" | grep -q "^allowed " && ok || bad "status text"
+# the text: one block naming the command, the policy, the allowed CPUs out
+# of the online ones (both from the JSON read above)
+"$PS" status --state-dir "$SD" >"$tmp/t"
+python3 - "$tmp/j" "$tmp/t" "$pid" "$SD" <<'PY' && ok || bad "status text: $(cat "$tmp/t")"
+import json, re, sys
+s = json.load(open(sys.argv[1]))[0]
+t = open(sys.argv[2]).read()
+lines = t.splitlines()
+assert re.match(r"^\S+ powersched run, pid %s$" % sys.argv[3], lines[0]), lines[0]
+f = {}
+for l in lines[1:]:
+    m = re.match(r"^ *([A-Z][A-Za-z ]+): (.*)$", l)
+    if m:
+        f[m.group(1)] = m.group(2)
+assert f["State"].startswith("active for "), f
+assert re.match(r"pid \d+ \(sleep 2\) and its descendants: \d+ threads?$", f["Manages"]), f
+assert f["Policy"] == "power", f
+# the allowed set may change between the two reads: its form, and the online set
+m = re.match(r"(\S+) of (\S+) \((\d+) of (\d+)\)$", f["Allowed CPUs"])
+assert m and m.group(2) == s["online"], f
+def count(l):
+    return sum(int(b) - int(a) + 1 if "-" in r else 1
+               for r in l.split(",") for a, _, b in [r.partition("-")])
+assert int(m.group(3)) == count(m.group(1)) and int(m.group(4)) == count(s["online"]), f
+assert re.match(r"\d+ packages?, \d+ cores?$", f["Active"]), f
+assert re.match(r"[0-9.]+ CPUs; per package: ", f["Demand"]), f
+assert re.match(r"\d+$", f["Mask changes"]), f
+assert re.search(r" J.*(modeled from /proc/stat|measured \(RAPL\))$", f["Energy"]), f
+assert f["State file"] == "%s/state.%s.json" % (sys.argv[4], sys.argv[3]), f
+PY
 wait $pid
 "$PS" status --state-dir "$SD" | grep -q "no powersched is running" && ok || bad "status after the run"
 
