@@ -88,6 +88,8 @@ cli-test: $(B)/powersched
 	sh tests/cli/run.sh $(B)/powersched
 	sh tests/cli/sim.sh $(B)/powersched
 	sh tests/cli/live.sh $(B)/powersched
+	sh tests/cli/user.sh $(B)/powersched
+	bash tests/cli/completion.sh $(B)/powersched
 
 # the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology
 vm-test: $(B)/powersched

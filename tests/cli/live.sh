@@ -9,6 +9,15 @@ set -u
 PS=$1
 . "$(dirname "$0")/lib.sh"
 SD="$tmp/state"
+# wait_state: until a run has written its state file (a slow start: ASan,
+# a loaded machine), at most 5 s
+wait_state() {
+	i=0
+	while [ $i -lt 50 ] && ! ls "$SD" 2>/dev/null | grep -q '^state\..*\.json$'; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 
 # --- exit status and signals pass through
 "$PS" run -q --state-dir "$SD" -p performance -- sh -c 'exit 3' 2>"$tmp/e"
@@ -43,10 +52,12 @@ if [ "$(nproc)" -ge 2 ]; then
 fi
 
 # --- status while a run is going, and after
-"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 2 2>"$tmp/e" &
+"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 3 2>"$tmp/e" &
 pid=$!
 sleep 1
+wait_state
 "$PS" status --state-dir "$SD" --json >"$tmp/j"
+"$PS" status --state-dir "$SD" >"$tmp/t"
 python3 - "$tmp/j" <<'PY' && ok || bad "status --json: $(cat "$tmp/j")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -58,8 +69,7 @@ assert "recent" in s
 assert s["energy"].startswith("modeled") or s["energy"].startswith("measured")
 PY
 # the text: one block naming the command, the policy, the allowed CPUs out
-# of the online ones (both from the JSON read above)
-"$PS" status --state-dir "$SD" >"$tmp/t"
+# of the online ones (both from the JSON read just before it)
 python3 - "$tmp/j" "$tmp/t" "$pid" "$SD" <<'PY' && ok || bad "status text: $(cat "$tmp/t")"
 import json, re, sys
 s = json.load(open(sys.argv[1]))[0]
@@ -72,7 +82,7 @@ for l in lines[1:]:
     if m:
         f[m.group(1)] = m.group(2)
 assert f["State"].startswith("active for "), f
-assert re.match(r"pid \d+ \(sleep 2\) and its descendants: \d+ threads?$", f["Manages"]), f
+assert re.match(r"pid \d+ \(sleep 3\) and its descendants: \d+ threads?$", f["Manages"]), f
 assert f["Policy"] == "power", f
 # the allowed set may change between the two reads: its form, and the online set
 m = re.match(r"(\S+) of (\S+) \((\d+) of (\d+)\)$", f["Allowed CPUs"])
@@ -102,6 +112,7 @@ if [ "$(nproc)" -ge 2 ]; then
 		sh -c 'end=$(($(date +%s) + 3)); while [ $(date +%s) -lt $end ]; do :; done' 2>"$tmp/e" &
 	pid=$!
 	sleep 1
+	wait_state
 	"$PS" status --state-dir "$SD" --json >"$tmp/j1"
 	ln -s "$sysfs/laptop-on-battery/sys" "$tmp/psu/new" && mv -T "$tmp/psu/new" "$tmp/psu/sys"
 	sleep 1
