@@ -12,6 +12,7 @@ t_all=$(awk "BEGIN { printf \"%.2f\", $(probe started stress-ng-cpu) - $T0 }")
 sleep 2
 p=$(place stress-ng-cpu)
 m=$(probe masks stress-ng-cpu | tr '\n' ' ')
+powersched status | sed 's/^/PSVM power status: /'
 echo "PSVM power: powersched started at uptime $T0; the 16 workers all existed at $t_all s, all on package 0 at $t s; then $p; masks: $m"
 wait
 s=$(summary /tmp/ps.log)
