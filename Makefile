@@ -101,10 +101,13 @@ bench: $(BENCH_BIN) $(B)/powersched
 
 # libFuzzer harnesses, built with clang against the library sources.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-Iinclude -Ilib -Isim $(PKG_CFLAGS)
+	-Iinclude -Ilib -Isim $(PKG_CFLAGS) $(JSONC_CFLAGS)
 $(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/models_builtin.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/models_builtin.c $(LDLIBS_ALL)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/models_builtin.c $(LDLIBS_ALL) $(JSONC_LIBS)
+
+# status's formatter is cli code: its harness includes it
+$(B)/fuzz/fuzz_status: cli/status.c cli/common.c cli/cli.h
 
 fuzz: $(FUZZ_BIN)
 
