@@ -168,6 +168,10 @@ py=$(cat "$W/py.pid")
 ch=$(cat "$W/child.pid")
 still=$( (masks "$py"; masks "$ch") | sort -u)
 [ "$still" = "$narrow" ] && ok || bad "after SIGKILL the masks changed without a run: $still"
+# status tells the killed run from a live one
+as_user "$W/powersched" status >"$tmp/st2" 2>&1
+grep -A1 "powersched run, pid $pspid\$" "$tmp/st2" | grep -q "^ *State: not running: it did not exit cleanly" && ok ||
+	bad "status after SIGKILL: $(cat "$tmp/st2")"
 as_user "$W/powersched" run -p power -- true >"$tmp/o3" 2>"$tmp/e3"
 rc=$?
 after=$( (masks "$py"; masks "$ch") | sort | uniq -c | awk '{ print $1 " x " $2 }')
