@@ -34,8 +34,8 @@ int ps_cli_policy(const char *s, enum ps_policy *p);
  * the variable is unset and that directory is the user's, else
  * /tmp/powersched-UID. With create, a user's directory is made 0700 and
  * checked to be a directory of their own that no one else may write
- * (error printed). Return: 0, 1 (error, printed), -ENOENT when !create and
- * it does not exist.
+ * (error printed). Return: 0, 1 (error, printed); without create, -errno
+ * when it is missing or not such a directory (nothing printed).
  */
 int ps_cli_state_dir(char *out, size_t len, int create);
 

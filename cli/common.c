@@ -114,7 +114,7 @@ int ps_cli_state_dir(char *out, size_t len, int create)
 	else
 		snprintf(out, len, "/tmp/powersched-%u", (unsigned)uid);
 	if (!create)
-		return lstat(out, &st) ? -ENOENT : 0;
+		return own_private_dir(out, uid);
 	if (mkdir(out, 0700) && errno != EEXIST) {
 		ps_err("cannot create the state directory %s: %s", out, strerror(errno));
 		return 1;

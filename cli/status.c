@@ -410,9 +410,14 @@ int ps_cmd_status(int argc, char **argv)
 	if (!dirs[0] && !geteuid()) {
 		dirs[0] = PS_SYSTEM_STATE_DIR;
 	} else if (!dirs[0]) {
-		ps_cli_state_dir(own, sizeof(own), 0); /* the name, made or not */
-		dirs[0] = own;
-		dirs[1] = PS_SYSTEM_STATE_DIR;
+		/* the user's own (one that is not, is not read), then root's */
+		r = ps_cli_state_dir(own, sizeof(own), 0);
+		if (r == -EPERM || r == -ENOTDIR) {
+			dirs[0] = PS_SYSTEM_STATE_DIR;
+		} else {
+			dirs[0] = own;
+			dirs[1] = PS_SYSTEM_STATE_DIR;
+		}
 	}
 	setlocale(LC_CTYPE, "");
 	if (!strcmp(nl_langinfo(CODESET), "UTF-8"))

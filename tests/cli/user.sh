@@ -191,6 +191,10 @@ if [ "$(id -u)" -eq 0 ]; then
 	rc=$?
 	[ $rc -eq 1 ] && grep -q "state directory $SD is not yours alone (owner uid 0, mode 0777)" "$tmp/e4" && ok ||
 		bad "a root-owned 0777 state directory was used (exit $rc): $(cat "$tmp/e4")"
+	# status does not read it either (a state file there is anyone's)
+	printf '{"name":"run","pid":1}\n' >"$SD/state.1.json"
+	as_user "$W/powersched" status >"$tmp/st3" 2>&1
+	! grep -q "$SD" "$tmp/st3" && ok || bad "status read a state directory not the user's: $(cat "$tmp/st3")"
 	rm -rf "$SD"
 fi
 
