@@ -390,7 +390,7 @@ int ps_cmd_status(int argc, char **argv)
 	struct status_ctx c = { .bullet = "*" };
 	const char *dirs[2] = { NULL, NULL };
 	char own[1024], none[2200] = "";
-	int json = 0, ch, k, r, unreadable = 0;
+	int json = 0, ch, k, r, unreadable = -1;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
@@ -427,7 +427,7 @@ int ps_cmd_status(int argc, char **argv)
 	for (k = 0; k < 2 && dirs[k]; k++) {
 		r = show_dir(&c, dirs[k], json);
 		if (r == -EACCES)
-			unreadable = 1;
+			unreadable = k;
 		snprintf(none + strlen(none), sizeof(none) - strlen(none), "%s%s",
 			 k ? " or " : "", dirs[k]);
 	}
@@ -435,9 +435,9 @@ int ps_cmd_status(int argc, char **argv)
 		printf("]\n");
 	else if (!c.n)
 		printf("no powersched is running (no state in %s)\n", none);
-	if (!json && unreadable)
-		printf("(%s is not readable by this user: root's instances not shown)\n",
-		       PS_SYSTEM_STATE_DIR);
+	if (!json && unreadable >= 0)
+		printf("(%s is not readable by this user: its instances not shown)\n",
+		       dirs[unreadable]);
 	ps_topo_free(c.topo);
 	return PS_EXIT_OK;
 }
