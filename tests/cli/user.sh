@@ -116,11 +116,17 @@ if [ "$(id -u)" -eq 0 ]; then
 	# the user's status
 	[ -d /run/powersched ] || made_sysdir=1
 	printf 'policy power\ninterval 200ms\n' >"$tmp/d.conf"
-	"$PS" daemon -n -q -c "$tmp/d.conf" &
+	"$PS" daemon -n -q -c "$tmp/d.conf" 2>"$tmp/d.err" &
 	sysd=$!
 	pids="$pids $sysd"
+	# its first interval written (a loaded machine: up to 10 s)
+	i=0
+	while [ $i -lt 100 ] && [ ! -f "/run/powersched/state.$sysd.json" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 fi
-as_user "$W/powersched" run -q -p power -i 100ms -- "$PY" "$W/busy.py" "$W" 3 \
+as_user "$W/powersched" run -q -p power -i 100ms -- "$PY" "$W/busy.py" "$W" 5 \
 	>"$tmp/o1" 2>"$tmp/e1" &
 pids="$pids $!"
 rpid=$!
@@ -138,7 +144,7 @@ grep -q "powersched run, pid $pspid\$" "$tmp/st" && grep -q "^ *Policy: power$" 
 if [ -n "$sysd" ]; then
 	grep -q "powersched daemon, pid $sysd\$" "$tmp/st" &&
 		grep -q "^ *State file: /run/powersched/state.$sysd.json$" "$tmp/st" && ok ||
-		bad "status as the user does not show root's daemon: $(cat "$tmp/st")"
+		bad "status as the user does not show root's daemon: $(cat "$tmp/st" "$tmp/d.err")"
 	kill -TERM "$sysd"
 	wait "$sysd"
 fi
