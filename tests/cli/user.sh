@@ -24,7 +24,15 @@ cleanup() {
 	for p in $pids $(cat "$W"/*.pid 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
 	[ "$made_sysdir" = 1 ] && rmdir /run/powersched 2>/dev/null
 	[ "$made_run" = 1 ] && rm -rf "$RUN"
-	[ "$made_user" = 1 ] && userdel "$USR" 2>/dev/null
+	if [ "$made_user" = 1 ]; then
+		# userdel refuses while a process of the user is not yet reaped
+		i=0
+		while [ $i -lt 30 ] && [ -n "$(ps -o pid= -u "$USR" 2>/dev/null)" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		userdel "$USR" || echo "user.sh: userdel $USR failed: $(ps -o pid=,comm= -u "$USR")"
+	fi
 	rm -rf "$tmp" "$W"
 }
 trap cleanup EXIT
