@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * DOC: powersched run, daemon and status
+ * DOC: powersched run and daemon
  *
  * run: start CMD in a cgroup of ours (or under affinity), manage it and its
  * descendants, pass INT, TERM, HUP, QUIT, USR1 and USR2 on, exit with its
  * status, print a summary. daemon: manage the eligible threads of the
  * system, reload the config on SIGHUP, put everything back on TERM or INT.
  * Signals are taken synchronously (sigtimedwait), so no handler runs at an
- * awkward moment. status: read the state files.
+ * awkward moment. status is in status.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -60,13 +59,24 @@ static void usage_run(FILE *f)
 	      "passed on; exits with CMD's status and prints a summary on stderr.\n"
 	      "Everything is put back as it was when it ends.\n"
 	      "\n"
+	      "As an ordinary user it needs no privilege: it confines the user's own\n"
+	      "processes with sched_setaffinity (a user may not make cgroups under the\n"
+	      "root cgroup, and systemd's user manager does not delegate cpuset), and\n"
+	      "keeps its journal in $XDG_RUNTIME_DIR/powersched, made 0700 (without\n"
+	      "the variable: /run/user/UID/powersched if /run/user/UID is the user's,\n"
+	      "else /tmp/powersched-UID); a directory there that is not the user's\n"
+	      "own, or that others may write, is refused. The user's next run puts\n"
+	      "back what a killed run of theirs left.\n"
+	      "\n"
 	      "Options:\n"
 	      " -p, --policy P        performance, power or auto (default: auto)\n"
 	      " -i, --interval D      decision interval (default 500ms)\n"
-	      " -b, --backend B       cgroup (v2 cpuset), affinity, or auto (default)\n"
+	      " -b, --backend B       cgroup (v2 cpuset, root only), affinity, or auto\n"
+	      "                       (default: cgroup when usable, affinity for a user)\n"
 	      " -m, --model MODEL     power model for modeled energy (default: generic)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
-	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --state-dir DIR   journal and state files (default /run/powersched\n"
+	      "                       for root, $XDG_RUNTIME_DIR/powersched for a user)\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      "                       (default /; a host's /sys mounted elsewhere)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -92,7 +102,8 @@ static void usage_daemon(FILE *f)
 	      " -p, --policy P        overrides the config's policy\n"
 	      " -i, --interval D      overrides the config's interval\n"
 	      " -m, --model MODEL     power model (default: generic)\n"
-	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
+	      "                       a user's: as for run)\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -154,8 +165,10 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 		ps_err("interval '%s' is not a time from 10ms to 1h", o->interval);
 		return PS_EXIT_USAGE;
 	}
+	/* a user may not make cgroups under the root cgroup, and systemd's
+	 * user manager does not delegate cpuset (252: pids memory cpu) */
 	if (!o->backend || !strcmp(o->backend, "auto"))
-		cfg->backend = PS_BACKEND_AUTO;
+		cfg->backend = geteuid() ? PS_BACKEND_AFFINITY : PS_BACKEND_AUTO;
 	else if (!strcmp(o->backend, "cgroup"))
 		cfg->backend = PS_BACKEND_CGROUP;
 	else if (!strcmp(o->backend, "affinity"))
@@ -180,7 +193,15 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 	cfg->model = m;
 	cfg->root = "/";
 	cfg->sysfs_root = o->sysfs_root;
-	cfg->state_dir = o->state_dir ? o->state_dir : "/run/powersched";
+	if (o->state_dir) {
+		cfg->state_dir = o->state_dir;
+	} else {
+		static char dir[1024];
+
+		if (ps_cli_state_dir(dir, sizeof(dir), 1))
+			return PS_EXIT_FAIL;
+		cfg->state_dir = dir;
+	}
 	cfg->dry_run = o->dry_run;
 	cfg->verbose = o->verbose;
 	return 0;
@@ -268,19 +289,18 @@ static const struct option live_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "foreground", no_argument, NULL, 'f' },
-	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
-		      void (*usage)(FILE *), int *json)
+		      void (*usage)(FILE *))
 {
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:i:b:m:c:nqvfjh", live_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:i:b:m:c:nqvfh", live_opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'i': o->interval = optarg; break;
@@ -294,14 +314,8 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'f': o->foreground = 1; break;
-		case 'j':
-			if (!json)
-				goto bad;
-			*json = 1;
-			break;
 		case 'h': usage(stdout); return -1;
 		default:
-		bad:
 			fprintf(stderr, "Try 'powersched %s --help'.\n", cmd);
 			return PS_EXIT_USAGE;
 		}
@@ -324,7 +338,7 @@ int ps_cmd_run(int argc, char **argv)
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
 
-	r = parse_opts(argc, argv, &o, "run", usage_run, NULL);
+	r = parse_opts(argc, argv, &o, "run", usage_run);
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
 	if (optind >= argc) {
@@ -481,7 +495,7 @@ int ps_cmd_daemon(int argc, char **argv)
 	int r, cur = 0, sig, stop = 0;
 	double next;
 
-	r = parse_opts(argc, argv, &o, "daemon", usage_daemon, NULL);
+	r = parse_opts(argc, argv, &o, "daemon", usage_daemon);
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
 	if (optind < argc) {
@@ -527,118 +541,5 @@ int ps_cmd_daemon(int argc, char **argv)
 	}
 	ps_live_close(l);
 	log_line(&o.quiet, "daemon stopped, every mask put back");
-	return PS_EXIT_OK;
-}
-
-/* ---- status ---- */
-
-static void usage_status(FILE *f)
-{
-	fputs("Usage:\n"
-	      " powersched status [--json] [--state-dir DIR]\n"
-	      "\n"
-	      "What each running powersched (run or daemon) is doing: the resolved\n"
-	      "policy and why, the allowed set, the load per package, the last\n"
-	      "decisions.\n",
-	      f);
-}
-
-/* The raw JSON value of "key" in a flat object (numbers, strings, arrays). */
-static int json_raw(const char *buf, const char *key, char *out, size_t len)
-{
-	char pat[64];
-	const char *p, *e;
-	int depth = 0;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(buf, pat);
-	if (!p)
-		return -1;
-	p += strlen(pat);
-	for (e = p; *e; e++) {
-		if (*e == '"' && (e == p || depth)) {
-			e = strchr(e + 1, '"');
-			if (!e)
-				return -1;
-			if (!depth) {
-				e++;
-				break;
-			}
-		} else if (*e == '[' || *e == '{') {
-			depth++;
-		} else if (*e == ']' || *e == '}') {
-			if (!depth)
-				break;
-			if (!--depth) {
-				e++;
-				break;
-			}
-		} else if (*e == ',' && !depth) {
-			break;
-		}
-	}
-	snprintf(out, len, "%.*s", (int)(e - p), p);
-	return 0;
-}
-
-int ps_cmd_status(int argc, char **argv)
-{
-	struct opts o;
-	char path[1024], buf[16384], v[4096];
-	struct dirent *de;
-	DIR *d;
-	int r, json = 0, n = 0;
-	static const char *const keys[] = { "name", "pid", "policy", "requested", "why",
-		"backend", "allowed", "online", "threads", "demand", "mask_changes",
-		"energy_j", "energy", "load_per_package", "recent", NULL };
-
-	r = parse_opts(argc, argv, &o, "status", usage_status, &json);
-	if (r)
-		return r < 0 ? PS_EXIT_OK : r;
-	if (optind < argc) {
-		ps_err("status: unexpected argument '%s'", argv[optind]);
-		return PS_EXIT_USAGE;
-	}
-	if (!o.state_dir)
-		o.state_dir = "/run/powersched";
-	d = opendir(o.state_dir);
-	if (json)
-		printf("[");
-	while (d && (de = readdir(d))) {
-		FILE *f;
-		size_t len;
-
-		if (strncmp(de->d_name, "state.", 6) || !strstr(de->d_name, ".json") ||
-		    strstr(de->d_name, ".tmp"))
-			continue;
-		/* a state file of a powersched that is gone is stale */
-		if (kill((pid_t)strtol(de->d_name + 6, NULL, 10), 0) && errno == ESRCH)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", o.state_dir, de->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		if (json) {
-			printf("%s%s", n ? "," : "", buf);
-		} else {
-			int k;
-
-			printf("%s", n ? "\n" : "");
-			for (k = 0; keys[k]; k++)
-				if (!json_raw(buf, keys[k], v, sizeof(v)))
-					printf("%-17s %s\n", keys[k], v);
-		}
-		n++;
-	}
-	if (d)
-		closedir(d);
-	if (json)
-		printf("]\n");
-	else if (!n)
-		printf("no powersched is running (no state in %s)\n", o.state_dir);
 	return PS_EXIT_OK;
 }

@@ -42,7 +42,8 @@ void ps_live_write_state(struct ps_live *l)
 	if (np > 256)
 		np = 256;
 	for (i = 0; i < l->thr_n; i++) {
-		int p = l->thr[i].managed == 1 && l->thr[i].cpu >= 0 &&
+		/* ours: 1 or 3 (affinity) or 0 (in our cgroup); 2 is left alone */
+		int p = l->thr[i].managed != 2 && l->thr[i].cpu >= 0 &&
 			l->thr[i].cpu < PS_LIVE_MAX_CPUS ?
 			l->pu_of_cpu[l->thr[i].cpu] : -1;
 

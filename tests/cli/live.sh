@@ -9,6 +9,15 @@ set -u
 PS=$1
 . "$(dirname "$0")/lib.sh"
 SD="$tmp/state"
+# wait_state: until a run has written its state file (a slow start: ASan,
+# a loaded machine), at most 5 s
+wait_state() {
+	i=0
+	while [ $i -lt 50 ] && ! ls "$SD" 2>/dev/null | grep -q '^state\..*\.json$'; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 
 # --- exit status and signals pass through
 "$PS" run -q --state-dir "$SD" -p performance -- sh -c 'exit 3' 2>"$tmp/e"
@@ -46,7 +55,9 @@ fi
 "$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 6 2>"$tmp/e" &
 pid=$!
 sleep 1
+wait_state
 "$PS" status --state-dir "$SD" --json >"$tmp/j"
+"$PS" status --state-dir "$SD" >"$tmp/t"
 python3 - "$tmp/j" <<'PY' && ok || bad "status --json: $(cat "$tmp/j")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -57,8 +68,35 @@ assert s["allowed"] and s["online"] and isinstance(s["load_per_package"], list)
 assert "recent" in s
 assert s["energy"].startswith("modeled") or s["energy"].startswith("measured")
 PY
-"$PS" status --state-dir "$SD" >"$tmp/st"
-grep -q "^allowed " "$tmp/st" && ok || bad "status text: $(cat "$tmp/st"; ls "$SD")"
+# the text: one block naming the command, the policy, the allowed CPUs out
+# of the online ones (both from the JSON read just before it)
+python3 - "$tmp/j" "$tmp/t" "$pid" "$SD" <<'PY' && ok || bad "status text: $(cat "$tmp/t")"
+import json, re, sys
+s = json.load(open(sys.argv[1]))[0]
+t = open(sys.argv[2]).read()
+lines = t.splitlines()
+assert re.match(r"^\S+ powersched run, pid %s$" % sys.argv[3], lines[0]), lines[0]
+f = {}
+for l in lines[1:]:
+    m = re.match(r"^ *([A-Z][A-Za-z ]+): (.*)$", l)
+    if m:
+        f[m.group(1)] = m.group(2)
+assert f["State"].startswith("active for "), f
+assert re.match(r"pid \d+ \(sleep 6\) and its descendants: \d+ threads?$", f["Manages"]), f
+assert f["Policy"] == "power", f
+# the allowed set may change between the two reads: its form, and the online set
+m = re.match(r"(\S+) of (\S+) \((\d+) of (\d+)\)$", f["Allowed CPUs"])
+assert m and m.group(2) == s["online"], f
+def count(l):
+    return sum(int(b) - int(a) + 1 if "-" in r else 1
+               for r in l.split(",") for a, _, b in [r.partition("-")])
+assert int(m.group(3)) == count(m.group(1)) and int(m.group(4)) == count(s["online"]), f
+assert re.match(r"\d+ packages?, \d+ cores?$", f["Active"]), f
+assert re.match(r"[0-9.]+ CPUs; per package: ", f["Demand"]), f
+assert re.match(r"\d+$", f["Mask changes"]), f
+assert re.search(r" J.*(modeled from /proc/stat|measured \(RAPL\))$", f["Energy"]), f
+assert f["State file"] == "%s/state.%s.json" % (sys.argv[4], sys.argv[3]), f
+PY
 wait $pid
 "$PS" status --state-dir "$SD" | grep -q "no powersched is running" && ok || bad "status after the run"
 
@@ -74,6 +112,7 @@ if [ "$(nproc)" -ge 2 ]; then
 		sh -c 'end=$(($(date +%s) + 3)); while [ $(date +%s) -lt $end ]; do :; done' 2>"$tmp/e" &
 	pid=$!
 	sleep 1
+	wait_state
 	"$PS" status --state-dir "$SD" --json >"$tmp/j1"
 	ln -s "$sysfs/laptop-on-battery/sys" "$tmp/psu/new" && mv -T "$tmp/psu/new" "$tmp/psu/sys"
 	sleep 1
