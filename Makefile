@@ -34,7 +34,8 @@ FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 FUZZ_SECONDS ?= 15
 
-.PHONY: all unit unit-asan check cli-test vm-test demo bench fuzz fuzz-smoke clean format
+.PHONY: all unit unit-asan check cli-test vm-test demo bench fuzz fuzz-smoke clean format \
+	install uninstall deb pkg-test
 all: $(B)/powersched
 
 $(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h live/*.h cli/*.h)
@@ -57,7 +58,7 @@ $(B)/libpowersched.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(B)/powersched: $(CLI_OBJ) $(B)/libpowersched.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(LDLIBS_ALL)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(LDLIBS_ALL)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/helpers.h $(B)/libpowersched.a
 	@mkdir -p $(dir $@)
@@ -113,10 +114,47 @@ check:
 	$(MAKE) unit
 	$(MAKE) unit-asan
 	$(MAKE) cli-test
+	$(MAKE) pkg-test
 	$(MAKE) fuzz-smoke
 	$(MAKE) vm-test
 	$(MAKE) bench
 	@echo "check: all tests passed"
+
+# Installation: PREFIX for where it runs, DESTDIR for a staging root
+# (packaging). The unit's ExecStart names $(BINDIR); the daemon config goes
+# to /etc/powersched (where the daemon reads it), never over an existing one.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR ?= $(PREFIX)/share/doc/powersched
+install: $(B)/powersched
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/powersched $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 $(B)/powersched $(DESTDIR)$(BINDIR)/powersched
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	sed 's|@BINDIR@|$(BINDIR)|g' dist/powersched.service \
+		>$(DESTDIR)$(UNITDIR)/powersched.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/powersched.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/powersched/daemon.conf ] || \
+		install -m 0644 dist/daemon.conf $(DESTDIR)$(SYSCONFDIR)/powersched/daemon.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/powersched $(DESTDIR)$(UNITDIR)/powersched.service
+	for m in man/*.[158]; do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+
+# The Debian package (debian/), built out of tree in $(B)/deb so the
+# working tree stays clean: $(B)/deb/powersched_VERSION_ARCH.deb
+deb:
+	sh tools/build-deb.sh $(B)/deb
+
+# make install into a staging root, then the .deb and lintian on it
+pkg-test: $(B)/powersched
+	sh tests/pkg/install.sh $(B)/powersched $(B)
 
 demo: $(B)/powersched
 	sh tools/demo.sh $(B)/powersched
