@@ -5,7 +5,7 @@
 
 B ?= build
 CC ?= cc
-PKGS := hwloc
+PKGS := hwloc libsystemd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 # cairo is for the executable's pictures only; the library does not use it
@@ -35,7 +35,7 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 FUZZ_SECONDS ?= 15
 
 .PHONY: all unit unit-asan check cli-test vm-test demo bench fuzz fuzz-smoke clean format \
-	install uninstall deb pkg-test
+	install uninstall deb pkg-test vm-systemd
 all: $(B)/powersched
 
 $(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h live/*.h cli/*.h)
@@ -82,6 +82,7 @@ cli-test: $(B)/powersched
 	sh tests/cli/run.sh $(B)/powersched
 	sh tests/cli/sim.sh $(B)/powersched
 	sh tests/cli/live.sh $(B)/powersched
+	sh tests/cli/metrics.sh $(B)/powersched
 
 # the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology
 vm-test: $(B)/powersched
@@ -117,6 +118,7 @@ check:
 	$(MAKE) pkg-test
 	$(MAKE) fuzz-smoke
 	$(MAKE) vm-test
+	$(MAKE) vm-systemd
 	$(MAKE) bench
 	@echo "check: all tests passed"
 
@@ -149,12 +151,19 @@ uninstall:
 
 # The Debian package (debian/), built out of tree in $(B)/deb so the
 # working tree stays clean: $(B)/deb/powersched_VERSION_ARCH.deb
-deb:
+deb: $(B)/deb/stamp
+$(B)/deb/stamp: $(B)/powersched $(wildcard debian/* debian/source/* dist/* man/*)
 	sh tools/build-deb.sh $(B)/deb
+	touch $@
+
+# the package under real systemd in a Debian 12 guest (tests/vm/systemd.sh)
+vm-systemd: $(B)/deb/stamp
+	sh tests/vm/systemd.sh $$(ls $(B)/deb/powersched_*.deb) $(B)/vm-systemd
 
 # make install into a staging root, then the .deb and lintian on it
 pkg-test: $(B)/powersched
 	sh tests/pkg/install.sh $(B)/powersched $(B)
+	touch $(B)/deb/stamp
 
 demo: $(B)/powersched
 	sh tools/demo.sh $(B)/powersched

@@ -28,7 +28,7 @@
 
 struct opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
-	const char *max_changes;
+	const char *max_changes, *metrics, *plot;
 	int dry_run, quiet, foreground, verbose;
 };
 
@@ -65,6 +65,9 @@ static void usage_run(FILE *f)
 	      " -m, --model MODEL     power model for modeled energy (default: generic)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --metrics FILE    Prometheus text file, rewritten each interval\n"
+	      "     --plot FILE       picture of the run (FILE.png or FILE.svg): per-PU\n"
+	      "                       busy and allowed set over time, power\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      "                       (default /; a host's /sys mounted elsewhere)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -91,6 +94,7 @@ static void usage_daemon(FILE *f)
 	      " -i, --interval D      overrides the config's interval\n"
 	      " -m, --model MODEL     power model (default: generic)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --metrics FILE    overrides the config's metrics file\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -98,7 +102,7 @@ static void usage_daemon(FILE *f)
 	      " -v, --verbose         log every interval's decision, not only changes\n"
 	      " -h, --help            display this help\n"
 	      "\n"
-	      "Config lines: policy P | interval D | max-changes N |\n"
+	      "Config lines: policy P | interval D | max-changes N | metrics FILE |\n"
 	      "  include-comm NAME... | exclude-comm NAME... |\n"
 	      "  include-cgroup PATH... | exclude-cgroup PATH...\n",
 	      f);
@@ -107,7 +111,7 @@ static void usage_daemon(FILE *f)
 /* ---- config file ---- */
 
 struct dconf {
-	char policy[32], interval[32], max_changes[16];
+	char policy[32], interval[32], max_changes[16], metrics[1024];
 	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *incg[MAX_LIST + 1], *excg[MAX_LIST + 1];
 	int ninc, nexc, nincg, nexcg;
 	char buf[16384];
@@ -173,7 +177,7 @@ static int read_config(const char *path, int must_exist, struct dconf *c)
 			*rest++ = '\0';
 		rest += strspn(rest, " \t");
 		if (!strcmp(key, "policy") || !strcmp(key, "interval") ||
-		    !strcmp(key, "max-changes"))
+		    !strcmp(key, "max-changes") || !strcmp(key, "metrics"))
 			rest[strcspn(rest, " \t")] = '\0'; /* one word */
 		if (!strcmp(key, "policy")) {
 			if (ps_policy_parse(rest, &p)) {
@@ -187,6 +191,13 @@ static int read_config(const char *path, int must_exist, struct dconf *c)
 				return PS_EXIT_USAGE;
 			}
 			snprintf(c->interval, sizeof(c->interval), "%s", rest);
+		} else if (!strcmp(key, "metrics")) {
+			if (rest[0] != '/') {
+				ps_err("config '%s' line %d: metrics file '%s' is not an absolute path",
+				       path, lineno, rest);
+				return PS_EXIT_USAGE;
+			}
+			snprintf(c->metrics, sizeof(c->metrics), "%s", rest);
 		} else if (!strcmp(key, "max-changes")) {
 			snprintf(c->max_changes, sizeof(c->max_changes), "%s", rest);
 		} else if (!strcmp(key, "include-comm")) {
@@ -255,6 +266,7 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 	cfg->root = "/";
 	cfg->sysfs_root = o->sysfs_root;
 	cfg->state_dir = o->state_dir ? o->state_dir : "/run/powersched";
+	cfg->metrics_path = o->metrics && o->metrics[0] ? o->metrics : NULL;
 	cfg->dry_run = o->dry_run;
 	cfg->verbose = o->verbose;
 	return 0;
@@ -309,6 +321,8 @@ static const struct option live_opts[] = {
 	{ "max-changes", required_argument, NULL, 'M' },
 	{ "state-dir", required_argument, NULL, 'S' },
 	{ "sysfs-root", required_argument, NULL, 'R' },
+	{ "metrics", required_argument, NULL, 'X' },
+	{ "plot", required_argument, NULL, 'P' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -335,6 +349,8 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'M': o->max_changes = optarg; break;
 		case 'S': o->state_dir = optarg; break;
 		case 'R': o->sysfs_root = optarg; break;
+		case 'X': o->metrics = optarg; break;
+		case 'P': o->plot = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
@@ -354,6 +370,85 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 	return 0;
 }
 
+/* what run --plot draws: every interval's per-PU busy and allowed, power */
+struct recording {
+	int nr_pus, n, cap, stopped;
+	double *busy, *allowed, *power_w, t0, t_last, e_last;
+};
+
+static void record(struct recording *rec, struct ps_live *l, double t)
+{
+	const struct ps_topo *tp = ps_live_topo(l);
+	struct ps_live_summary sum;
+
+	if (rec->stopped || !tp)
+		return;
+	if (!rec->nr_pus) {
+		rec->nr_pus = tp->nr_pus;
+		rec->t0 = rec->t_last = t;
+	}
+	if (tp->nr_pus != rec->nr_pus) {
+		rec->stopped = 1; /* a hotplug changed the rows: the picture ends here */
+		return;
+	}
+	if (rec->n == rec->cap) {
+		int cap = rec->cap ? 2 * rec->cap : 256;
+		double *b = realloc(rec->busy, sizeof(double) * (size_t)cap * rec->nr_pus);
+		double *a, *p;
+
+		if (b)
+			rec->busy = b;
+		a = b ? realloc(rec->allowed, sizeof(double) * (size_t)cap * rec->nr_pus) : NULL;
+		if (a)
+			rec->allowed = a;
+		p = a ? realloc(rec->power_w, sizeof(double) * (size_t)cap) : NULL;
+		if (!p) {
+			rec->stopped = 1;
+			return;
+		}
+		rec->power_w = p;
+		rec->cap = cap;
+	}
+	ps_live_summary(l, &sum);
+	if (ps_live_last(l, rec->busy + (size_t)rec->n * rec->nr_pus,
+			 rec->allowed + (size_t)rec->n * rec->nr_pus, rec->nr_pus))
+		return;
+	rec->power_w[rec->n] = t > rec->t_last ? (sum.energy_j - rec->e_last) / (t - rec->t_last) : 0;
+	rec->e_last = sum.energy_j;
+	rec->t_last = t;
+	rec->n++;
+}
+
+static int plot_recording(const char *path, struct ps_live *l, const struct recording *rec,
+			  const struct ps_live_summary *sum, const char *cmd)
+{
+	const struct ps_topo *tp = ps_live_topo(l);
+	struct ps_plot_run pr;
+	char title[400], note[300];
+	int r;
+
+	if (rec->n < 2 || !tp || tp->nr_pus != rec->nr_pus)
+		return -1;
+	memset(&pr, 0, sizeof(pr));
+	snprintf(note, sizeof(note), "%s energy %.1f J (mean %.1f W), mean active packages %.2f, "
+		 "cores %.2f, mask changes %d", sum->energy_measured ? "measured (RAPL)" : "modeled",
+		 sum->energy_j, sum->wall_s > 0 ? sum->energy_j / sum->wall_s : 0,
+		 sum->mean_packages, sum->mean_cores, sum->mask_changes);
+	/* the first sample has no interval before it */
+	pr.name = sum->policy_why;
+	pr.note = note;
+	pr.bins = rec->n - 1;
+	pr.dur_s = rec->t_last - rec->t0;
+	pr.busy = rec->busy + rec->nr_pus;
+	pr.allowed = rec->allowed + rec->nr_pus;
+	pr.power_w = rec->power_w + 1;
+	pr.mean_w = pr.dur_s > 0 ? sum->energy_j / sum->wall_s : 0;
+	snprintf(title, sizeof(title), "powersched run: %.120s, on %.100s, backend %s", cmd,
+		 tp->desc, sum->backend);
+	r = ps_plot_runs(path, tp, &pr, 1, title);
+	return r;
+}
+
 int ps_cmd_run(int argc, char **argv)
 {
 	struct opts o;
@@ -367,6 +462,7 @@ int ps_cmd_run(int argc, char **argv)
 	pid_t pid;
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
+	struct recording rec;
 
 	r = parse_opts(argc, argv, &o, "run", usage_run, NULL);
 	if (r)
@@ -374,6 +470,15 @@ int ps_cmd_run(int argc, char **argv)
 	if (optind >= argc) {
 		ps_err("run: no command given (powersched run [options] -- CMD ARGS)");
 		return PS_EXIT_USAGE;
+	}
+	memset(&rec, 0, sizeof(rec));
+	if (o.plot) {
+		size_t pl = strlen(o.plot);
+
+		if (pl < 5 || (strcmp(o.plot + pl - 4, ".png") && strcmp(o.plot + pl - 4, ".svg"))) {
+			ps_err("run: plot '%s' must end in .png or .svg", o.plot);
+			return PS_EXIT_USAGE;
+		}
 	}
 	r = build_cfg(&o, &cfg, &m, "auto");
 	if (r)
@@ -428,12 +533,21 @@ int ps_cmd_run(int argc, char **argv)
 		r = ps_live_step(l, now_s());
 		if (r)
 			ps_err("run: interval failed: %s", strerror(-r));
+		else if (o.plot)
+			record(&rec, l, now_s());
 		next += cfg.interval_s;
 		if (next < now_s())
 			next = now_s() + cfg.interval_s;
 	}
 	ps_live_step(l, now_s()); /* the last stretch, for the figures */
+	if (o.plot)
+		record(&rec, l, now_s());
 	ps_live_summary(l, &sum);
+	if (o.plot && plot_recording(o.plot, l, &rec, &sum, argv[optind]))
+		ps_err("run: plot '%s': cannot write it (%d intervals recorded)", o.plot, rec.n);
+	free(rec.busy);
+	free(rec.allowed);
+	free(rec.power_w);
 	ps_live_close(l);
 	fprintf(stderr,
 		"powersched: run summary: policy %s, backend %s, wall %.2f s, CPU %.2f s, "
@@ -467,6 +581,8 @@ static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg
 		eff.interval = dc->interval;
 	if (!eff.max_changes && dc->max_changes[0])
 		eff.max_changes = dc->max_changes;
+	if (!eff.metrics && dc->metrics[0])
+		eff.metrics = dc->metrics;
 	eff.backend = "affinity";
 	r = build_cfg(&eff, cfg, m, "auto");
 	if (r)

@@ -64,6 +64,8 @@ struct ps_live {
 	struct ps_policy_params params;
 	enum ps_policy resolved;
 	char why[160];
+	struct ps_live_auto autos; /* live/auto.c */
+	int metrics_err;           /* the last metrics write's error, logged once */
 	enum ps_live_backend backend;
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
 	char cg_written[8192]; /* what cpuset.cpus holds */
@@ -256,6 +258,40 @@ static void recover(struct ps_live *l)
 	closedir(d);
 }
 
+static int ps_count(const unsigned char *bits, int n);
+
+/* the same figures for Prometheus (live/metrics.c), when a path is set */
+static void write_metrics(struct ps_live *l)
+{
+	static const int none[PS_LVL_COUNT];
+	const struct ps_decision *d = l->have_dec ? &l->dec[l->cur] : NULL;
+	struct ps_live_figures x = {
+		.process = l->cfg.name,
+		.policy = ps_policy_name(l->resolved),
+		.requested = ps_policy_name(l->cfg.policy),
+		.source = l->cfg.policy != PS_POLICY_AUTO ? "configured" :
+			  l->autos.source ? l->autos.source : "none",
+		.nr_allowed = ps_count(l->allowed_os, PS_LIVE_MAX_CPUS),
+		.nr_online = ps_count(l->online, PS_LIVE_MAX_CPUS),
+		.threads = l->thr_n,
+		.active = d ? d->active : none,
+		.total = d ? d->total : none,
+		.decisions = l->intervals,
+		.mask_changes = l->mask_changes,
+		.energy_j = l->energy_j,
+		.demand = l->last_demand,
+		.energy_measured = l->have_rapl,
+	};
+	int r;
+
+	if (!l->cfg.metrics_path)
+		return;
+	r = ps_live_metrics_write(l->cfg.metrics_path, &x);
+	if (r && r != l->metrics_err)
+		lg(l, "metrics '%s': %s", l->cfg.metrics_path, strerror(-r));
+	l->metrics_err = r;
+}
+
 static void write_state(struct ps_live *l)
 {
 	char tmp[600], list[8192];
@@ -304,6 +340,7 @@ static void write_state(struct ps_live *l)
 	fprintf(f, "]}\n");
 	if (fclose(f) == 0)
 		rename(tmp, l->state_path);
+	write_metrics(l);
 }
 
 /* ---- the cgroup backend ---- */
@@ -1116,8 +1153,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 		return r;
 	account_energy(l, dt);
 	if (pol == PS_POLICY_AUTO) {
-		ps_source_resolve(l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root, &pol, why,
-				  sizeof(why));
+		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
+				     &pol, why, sizeof(why), l->cfg.log, l->cfg.log_arg);
 		if (pol != l->resolved || strcmp(why, l->why))
 			lg(l, "auto: %s (%s)", ps_policy_name(pol), why);
 		snprintf(l->why, sizeof(l->why), "%s", why);
@@ -1363,6 +1400,26 @@ void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 		 l->why[0] ? ")" : "");
 }
 
+const struct ps_topo *ps_live_topo(const struct ps_live *l)
+{
+	return l->topo;
+}
+
+int ps_live_last(const struct ps_live *l, double *busy, double *allowed, int n)
+{
+	int i;
+
+	if (!l->topo || n != l->topo->nr_pus)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		unsigned os = l->topo->pus[i].os_index;
+
+		busy[i] = l->pu_busy ? l->pu_busy[i] : 0;
+		allowed[i] = os < PS_LIVE_MAX_CPUS && l->allowed_os[os] ? 1 : 0;
+	}
+	return 0;
+}
+
 void ps_live_close(struct ps_live *l)
 {
 	int restored;
@@ -1378,6 +1435,8 @@ void ps_live_close(struct ps_live *l)
 	}
 	if (l->state_path[0])
 		unlink(l->state_path);
+	if (l->cfg.metrics_path)
+		unlink(l->cfg.metrics_path);
 	if (l->have_dec) {
 		ps_decision_fini(&l->dec[0]);
 		ps_decision_fini(&l->dec[1]);
@@ -1386,6 +1445,7 @@ void ps_live_close(struct ps_live *l)
 		if (l->thr[k].ss_fd >= 0)
 			close(l->thr[k].ss_fd);
 	free(l->procs);
+	ps_live_auto_close(&l->autos);
 	ps_topo_free(l->topo);
 	free(l->online);
 	free(l->allowed_os);
