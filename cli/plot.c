@@ -135,6 +135,19 @@ static void time_axis(cairo_t *cr, double y0, double y1, double dur, int labels)
 	}
 }
 
+/* mean busy PUs of a package over the run */
+static double pkg_busy(const struct ps_topo *t, const struct ps_plot_run *run, int pkg)
+{
+	double sum = 0;
+	int p, b;
+
+	for (p = 0; p < t->nr_pus; p++)
+		if (t->pus[p].package == pkg)
+			for (b = 0; b < run->bins; b++)
+				sum += run->busy[(size_t)b * t->nr_pus + p];
+	return run->bins ? sum / run->bins : 0;
+}
+
 static double panel(cairo_t *cr, const struct ps_topo *t, const struct ps_plot_run *run,
 		    int idx, double y, double dur)
 {
@@ -179,6 +192,9 @@ static double panel(cairo_t *cr, const struct ps_topo *t, const struct ps_plot_r
 			text(cr, 4, y + 9, buf, 10, 0);
 			cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
 					       CAIRO_FONT_WEIGHT_NORMAL);
+			/* how much of it was busy, on average: the number a reader wants */
+			snprintf(buf, sizeof(buf), "%.1f PUs busy", pkg_busy(t, run, u->package));
+			text(cr, 4, y + 21, buf, 8, 0);
 		}
 		/* a core's label beside its first sibling, when there is room */
 		if (u->core != prev_core) {
