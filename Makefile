@@ -18,7 +18,7 @@ ifeq ($(SAN),1)
 OPT := -O1 -g $(SAN_FLAGS)
 LDSAN := $(SAN_FLAGS)
 endif
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm $(LDLIBS)
 
 LIB_SRC := $(wildcard lib/*.c sim/*.c live/*.c)
