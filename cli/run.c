@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "ps/livectl.h"
+#include "ps/ppd.h"
 #include "ps/sim.h"
 
 #define MAX_LIST 64
@@ -463,6 +464,9 @@ int ps_cmd_run(int argc, char **argv)
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
 	struct recording rec;
+	struct ps_ppd *hold_bus = NULL;
+	unsigned hold_cookie = 0;
+	int held = 0;
 
 	r = parse_opts(argc, argv, &o, "run", usage_run, NULL);
 	if (r)
@@ -518,6 +522,26 @@ int ps_cmd_run(int argc, char **argv)
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	ps_live_set_child(l, pid);
+	/* --policy performance asks power-profiles-daemon to hold performance
+	 * while the command runs (released below; the daemon also drops it
+	 * when our connection closes, however we exit) */
+	if (cfg.policy == PS_POLICY_PERFORMANCE && !cfg.dry_run && !ps_ppd_open(&hold_bus)) {
+		char why[300];
+
+		snprintf(why, sizeof(why), "powersched run --policy performance: %.200s",
+			 argv[optind]);
+		r = ps_ppd_hold(hold_bus, "performance", why, &hold_cookie);
+		if (!r) {
+			held = 1;
+			log_line(&o.quiet, "power-profiles-daemon: holding the performance profile");
+		} else if (r != -ENOENT) {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "power-profiles-daemon: no hold on performance: %s",
+				 strerror(-r));
+			log_line(&o.quiet, msg);
+		}
+	}
 	next = now_s() + cfg.interval_s;
 	while (!exited) {
 		sig = wait_signal(&set, next - now_s());
@@ -539,6 +563,9 @@ int ps_cmd_run(int argc, char **argv)
 		if (next < now_s())
 			next = now_s() + cfg.interval_s;
 	}
+	if (held && !ps_ppd_release(hold_bus, hold_cookie))
+		log_line(&o.quiet, "power-profiles-daemon: performance hold released");
+	ps_ppd_close(hold_bus);
 	ps_live_step(l, now_s()); /* the last stretch, for the figures */
 	if (o.plot)
 		record(&rec, l, now_s());

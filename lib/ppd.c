@@ -238,6 +238,42 @@ int ps_ppd_map(const char *profile, enum ps_policy *out)
 	return 0;
 }
 
+int ps_ppd_hold(struct ps_ppd *p, const char *profile, const char *reason,
+		unsigned *cookie)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	uint32_t c = 0;
+	int r;
+
+	if (!p->bus || p->which < 0)
+		return -ENOENT;
+	r = sd_bus_call_method(p->bus, ppd_names[p->which].name, ppd_names[p->which].path,
+			       ppd_names[p->which].iface, "HoldProfile", &err, &reply, "sss",
+			       profile, reason, "powersched");
+	if (r >= 0)
+		r = sd_bus_message_read(reply, "u", &c);
+	if (r >= 0)
+		*cookie = c;
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&err);
+	return r < 0 ? r : 0;
+}
+
+int ps_ppd_release(struct ps_ppd *p, unsigned cookie)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	int r;
+
+	if (!p->bus || p->which < 0)
+		return -ENOENT;
+	r = sd_bus_call_method(p->bus, ppd_names[p->which].name, ppd_names[p->which].path,
+			       ppd_names[p->which].iface, "ReleaseProfile", &err, NULL, "u",
+			       (uint32_t)cookie);
+	sd_bus_error_free(&err);
+	return r < 0 ? r : 0;
+}
+
 void ps_ppd_close(struct ps_ppd *p)
 {
 	if (!p)

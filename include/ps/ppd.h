@@ -52,6 +52,23 @@ int ps_ppd_poll(struct ps_ppd *p, char *profile, size_t len, const char **name);
  */
 int ps_ppd_map(const char *profile, enum ps_policy *out);
 
+/**
+ * ps_ppd_hold() - ask the daemon to hold a profile while we run
+ * @p: from ps_ppd_open(), with a daemon answering
+ * @profile: "performance" or "power-saver"
+ * @reason: shown by powerprofilesctl
+ * @cookie: receives the hold's cookie, for ps_ppd_release()
+ *
+ * The daemon drops the hold by itself when our bus connection closes (an
+ * exit of any kind), so a killed powersched leaves no hold behind.
+ * Return: 0, -ENOENT with no daemon, -EACCES when polkit refuses, -errno.
+ */
+int ps_ppd_hold(struct ps_ppd *p, const char *profile, const char *reason,
+		unsigned *cookie);
+
+/** ps_ppd_release() - release a hold; 0 or -errno */
+int ps_ppd_release(struct ps_ppd *p, unsigned cookie);
+
 /** ps_ppd_close() - drop the connection; NULL is fine */
 void ps_ppd_close(struct ps_ppd *p);
 

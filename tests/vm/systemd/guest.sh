@@ -91,8 +91,23 @@ mk=$(probe masks stress-ng-cpu | tr '\n' ' ')
 echo "PSVM info under performance from p-p-d: stress-ng masks $mk"
 busctl set-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
 	net.hadess.PowerProfiles ActiveProfile s balanced
-sleep 2
+wait_st why "power-profiles-daemon balanced" 30 >/dev/null
 echo "PSVM info balanced: policy $(st policy) ($(st why))"
+# run --policy performance holds performance in p-p-d while it runs (the
+# daemon, on auto, follows it), and the hold goes when the run ends
+prof() { busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
+	net.hadess.PowerProfiles ActiveProfile 2>&1 | sed 's/^s //; s/"//g'; }
+powersched run -p performance --state-dir /tmp/run-sd -- sleep 8 2>/tmp/hold.log &
+rp=$!
+i=0; while [ "$(prof)" != performance ] && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
+during=$(prof)
+t=$(wait_st why "power-profiles-daemon profile performance" 30)
+wait $rp
+i=0; while [ "$(prof)" != balanced ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+after=$(prof)
+grep 'power-profiles-daemon' /tmp/hold.log | sed 's/^/PSVM hold log: /'
+[ "$during" = performance ] && [ "$t" != never ] && [ "$after" = balanced ]
+check systemd-ppd-hold $? "during run --policy performance: p-p-d $during, daemon followed after $t s; after it: p-p-d $after"
 
 # --- stop: every mask back
 sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
