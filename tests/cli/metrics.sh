@@ -4,7 +4,8 @@
 # package), its values those of the run (the power policy with one busy
 # thread allows one PU; counters only grow), gone after the run; a metrics
 # path that cannot be written is said once and the run goes on; a relative
-# metrics path in the daemon's config is refused.
+# metrics path in the daemon's config is refused. And run --plot: a PNG of
+# the run (1200 px wide, as cli/plot.c draws), a bad suffix refused.
 # usage: metrics.sh PATH/TO/powersched
 set -u
 PS=$1
@@ -50,5 +51,13 @@ awk -v a="$d1" -v b="$d2" -v c="$e1" -v d="$e2" 'BEGIN { exit !(a >= 8 && b >= a
 	bad "unwritable metrics path: $(cat "$tmp/e")"
 printf 'policy power\nmetrics relative.prom\n' >"$tmp/bad.conf"
 expect_err "metrics file 'relative.prom'" daemon -c "$tmp/bad.conf"
+# --- run --plot
+"$PS" run -q --state-dir "$tmp/sd" -p power -i 100ms --plot "$tmp/run.png" -- \
+	sh -c 'timeout 1 sh -c "while :; do :; done"' 2>"$tmp/e"
+# the PNG signature, then IHDR's width (bytes 17..20, big-endian)
+sig=$(od -An -tx1 -N8 "$tmp/run.png" 2>/dev/null | tr -d ' \n')
+w=$(od -An -tu1 -j16 -N4 "$tmp/run.png" 2>/dev/null | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+[ "$sig" = 89504e470d0a1a0a ] && [ "$w" = 1200 ] && ok || bad "run --plot: signature $sig, width $w; $(cat "$tmp/e")"
+expect_err "plot '$tmp/x.jpg'" run --plot "$tmp/x.jpg" -- true
 echo "metrics cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
