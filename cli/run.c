@@ -374,7 +374,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 /* what run --plot draws: every interval's per-PU busy and allowed, power */
 struct recording {
 	int nr_pus, n, cap, stopped;
-	double *busy, *allowed, *power_w, t0, t_last, e_last;
+	double *busy, *allowed, *power_w, t0, t_last, e_last, w_last;
 };
 
 static void record(struct recording *rec, struct ps_live *l, double t)
@@ -414,8 +414,12 @@ static void record(struct recording *rec, struct ps_live *l, double t)
 	if (ps_live_last(l, rec->busy + (size_t)rec->n * rec->nr_pus,
 			 rec->allowed + (size_t)rec->n * rec->nr_pus, rec->nr_pus))
 		return;
-	rec->power_w[rec->n] = t > rec->t_last ? (sum.energy_j - rec->e_last) / (t - rec->t_last) : 0;
+	/* the controller's own interval times (wall_s), which its energy covers:
+	 * our clock read after the step would add the step's own jitter */
+	rec->power_w[rec->n] = sum.wall_s > rec->w_last ?
+			       (sum.energy_j - rec->e_last) / (sum.wall_s - rec->w_last) : 0;
 	rec->e_last = sum.energy_j;
+	rec->w_last = sum.wall_s;
 	rec->t_last = t;
 	rec->n++;
 }
