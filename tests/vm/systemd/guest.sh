@@ -71,14 +71,17 @@ wait_st requested auto 20 >/dev/null
 echo "PSVM info p-p-d profiles: $(busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles net.hadess.PowerProfiles ActiveProfile 2>&1)"
 # "within one interval" counted in the daemon's own decisions, not in
 # seconds: this guest's 32 vCPUs share 2 host cores with stress-ng running.
-# The set lands during some interval; the decision ending it, or at worst
-# the next (a set that arrives just after that interval's bus poll), shows
-# it; status may be read one decision late: at most 3.
+# Counted from when busctl returns (p-p-d has set the profile then; its
+# polkit check before that takes seconds here): the decision ending the
+# interval in progress, or at worst the next (a signal that arrives just
+# after that interval's bus poll), shows it; status may be read one
+# decision late: at most 3.
 for prof in power-saver performance; do
 	want=power; [ "$prof" = performance ] && want=performance
-	n0=$(sj intervals)
 	busctl set-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
 		net.hadess.PowerProfiles ActiveProfile s "$prof" 2>/tmp/bus.err; rc=$?
+	n0=$(sj intervals)
+	echo "PSVM info busctl set $prof returned at uptime $(up) s, decision $n0"
 	t2=$(wait_st policy "$want" 30)
 	n1=$(sj intervals)
 	pol=$(st policy); why=$(st why)
@@ -97,11 +100,15 @@ echo "PSVM info balanced: policy $(st policy) ($(st why))"
 # daemon, on auto, follows it), and the hold goes when the run ends
 prof() { busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
 	net.hadess.PowerProfiles ActiveProfile 2>&1 | sed 's/^s //; s/"//g'; }
-powersched run -p performance --state-dir /tmp/run-sd -- sleep 8 2>/tmp/hold.log &
+powersched run -p performance --state-dir /tmp/run-sd -- sleep 20 2>/tmp/hold.log &
 rp=$!
-i=0; while [ "$(prof)" != performance ] && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
+t0=$(up)
+while ! grep -q 'holding\|no hold' /tmp/hold.log && kill -0 $rp 2>/dev/null; do sleep 0.2; done
+echo "PSVM info hold taken after $(since "$t0") s; holds: $(busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles net.hadess.PowerProfiles ActiveProfileHolds 2>&1)"
+i=0; while [ "$(prof)" != performance ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 during=$(prof)
-t=$(wait_st why "power-profiles-daemon profile performance" 30)
+t=$(wait_st why "power-profiles-daemon profile performance" 15)
+journalctl -u power-profiles-daemon --no-pager -o cat 2>&1 | tail -n 6 | sed 's/^/PSVM p-p-d log: /'
 wait $rp
 i=0; while [ "$(prof)" != balanced ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 after=$(prof)
@@ -131,6 +138,7 @@ check systemd-stop-restores $? "before stop: $before; after: $after; other narro
 cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
 
 # --- its log is in the journal
+journalctl -u powersched.service --no-pager -o short-monotonic | grep -E 'auto:|SIGHUP' | sed 's/^/PSVM journal (monotonic): /'
 journalctl -u powersched.service --no-pager -o cat >/tmp/j.log 2>&1
 grep -E 'daemon started|reloaded|power-profiles-daemon|stopped' /tmp/j.log | head -n 12 | sed 's/^/PSVM journal: /'
 grep -q 'daemon started' /tmp/j.log && grep -q 'config reloaded' /tmp/j.log &&
