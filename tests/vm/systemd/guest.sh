@@ -69,26 +69,36 @@ cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
 systemctl reload powersched.service
 wait_st requested auto 20 >/dev/null
 echo "PSVM info p-p-d profiles: $(busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles net.hadess.PowerProfiles ActiveProfile 2>&1)"
-# "within one interval" counted in the daemon's own decisions, not in
-# seconds: this guest's 32 vCPUs share 2 host cores with stress-ng running.
-# Counted from when busctl returns (p-p-d has set the profile then; its
-# polkit check before that takes seconds here): the decision ending the
-# interval in progress, or at worst the next (a signal that arrives just
-# after that interval's bus poll), shows it; status may be read one
-# decision late: at most 3.
+# "within one interval": the daemon's own log line of the change
+# (journal, monotonic clock = uptime) comes after busctl started and at
+# most 1.5 s after busctl returned (p-p-d has set the profile by then):
+# one interval (0.5 s) plus a step's own time in this guest, whose 32
+# vCPUs share 2 host cores with stress-ng running. (In practice the line
+# comes before busctl's return is seen here: p-p-d's polkit check and
+# busctl's exit are the slow part.) Polling status from the shell is
+# slower than that, so status is only checked to follow, with the reason.
+# logged PROFILE SINCE: the uptime of the daemon's first
+# "auto: ... (power-profiles-daemon profile PROFILE)" line after SINCE
+logged() {
+	journalctl -u powersched.service --no-pager -o short-monotonic 2>/dev/null |
+		sed -n "s/^\[ *\([0-9.]*\)\].*auto: .*(power-profiles-daemon profile $1)\$/\1/p" |
+		awk -v s="$2" '$1 >= s { print $1; found = 1; exit } END { if (!found) print "never" }'
+}
 for prof in power-saver performance; do
 	want=power; [ "$prof" = performance ] && want=performance
+	tb=$(up)
 	busctl set-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
 		net.hadess.PowerProfiles ActiveProfile s "$prof" 2>/tmp/bus.err; rc=$?
+	ts=$(up)
 	n0=$(sj intervals)
-	echo "PSVM info busctl set $prof returned at uptime $(up) s, decision $n0"
 	t2=$(wait_st policy "$want" 30)
 	n1=$(sj intervals)
 	pol=$(st policy); why=$(st why)
+	lt=$(logged "$prof" "$tb")
 	[ "$rc" = 0 ] && [ "$t2" != never ] && [ "$pol" = "\"$want\"" ] &&
 		case "$why" in *power-profiles-daemon*) true ;; *) false ;; esac &&
-		[ $((n1 - n0)) -le 3 ]
-	check "systemd-ppd-$prof" $? "busctl set $prof: exit $rc $(cat /tmp/bus.err); status policy $pol ($why) after $((n1 - n0)) decisions, $t2 s"
+		[ "$lt" != never ] && awk -v l="$lt" -v s="$ts" 'BEGIN { exit !(l <= s + 1.5) }'
+	check "systemd-ppd-$prof" $? "busctl set $prof (uptime $tb to $ts s): exit $rc $(cat /tmp/bus.err); the daemon logged $want at $lt s; status policy $pol ($why) seen by the shell $t2 s after busctl returned, $((n1 - n0)) decisions"
 done
 mk=$(probe masks stress-ng-cpu | tr '\n' ' ')
 echo "PSVM info under performance from p-p-d: stress-ng masks $mk"
