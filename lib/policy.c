@@ -587,7 +587,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			used = assign_packed(topo, util, n, fill, d->xord_ + ord * P,
 					     d->xrank_ + ord * P, d->cap_, d);
 			if (c == PS_CAND_PACK)
-				fits = used >= 0 && umax <= fill;
+				fits = used >= 0 && umax < PS_CPU_BOUND_UTIL;
 			if (used < 0) {
 				if (c == PS_CAND_PACK) {
 					/* does not fit: performance's own, in ctask_ */
@@ -613,8 +613,8 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			/* fits is known: the pack candidate comes second */
 			ok = pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9;
 		} else {
-			/* CPU-bound (tasks above the fill): every candidate gives
-			 * each such task a PU of its own; the lowest watts wins */
+			/* CPU-bound threads: every candidate gives each task
+			 * above the fill a PU of its own; the lowest watts wins */
 			ok = 1;
 		}
 		/* ties: the pack order before performance, else the earlier */

@@ -23,11 +23,13 @@
  *   task per PU along the pack order (no time-sharing), the same along the
  *   kinds' orders (efficient kinds first, performant first) on a machine
  *   with several kinds, and performance's own placement. When every task is
- *   at most target_fill and the packing fits, a candidate serves the demand
- *   if its modeled throughput is at least performance's; otherwise (tasks
- *   above the fill: CPU-bound threads) every candidate gives each such task
- *   a PU of its own (a sibling is a full slot, the seeds' rule) and the
- *   lowest watts wins. Performance's own placement always serves, so by the
+ *   below PS_CPU_BOUND_UTIL and the packing fits, a candidate serves the
+ *   demand if its modeled throughput is at least performance's (a periodic
+ *   task at 0.85 has slack to lose: two of them on the siblings of one core
+ *   would never catch up); otherwise (CPU-bound threads, which take any
+ *   CPU they are given) every candidate gives each task above the fill a PU
+ *   of its own (a sibling is a full slot, the seeds' rule) and the lowest
+ *   watts wins. Performance's own placement always serves, so by the
  *   model power never draws more than performance. The allowed set is a prefix of
  *   the chosen candidate's order.
  * auto is resolved by ps_source_resolve() before calling ps_policy_decide().
@@ -50,6 +52,11 @@ enum ps_policy {
  * margin 1280/1024); schedutil asks 25% headroom (1/1.25 = 0.8).
  */
 #define PS_DEFAULT_TARGET_FILL 0.80
+/* A task at or above this utilization is taken for CPU-bound: it would use
+ * any CPU it is given (the live side and the simulator read such a thread
+ * at 1.0; 0.95 leaves room for sampling jitter). Below it a task has slack,
+ * and power must serve it in full. */
+#define PS_CPU_BOUND_UTIL 0.95
 /* Intervals of low load before power mode shrinks its set (grow is at once). */
 #define PS_DEFAULT_SHRINK_AFTER 3
 

@@ -58,7 +58,7 @@ systemctl reload powersched.service; rc=$?
 t=$(wait_st policy power 20)
 check systemd-reload $([ "$rc" = 0 ] && [ "$t" != never ]; echo $?) "systemctl reload: exit $rc, status says power after $t s"
 T0=$(up)
-p=$(probe until stress-ng-cpu 'threads=16 pkg0=16 pkg1=0' 60)
+p=$(probe until stress-ng-cpu 'threads=16 pkg0=16 pkg1=0' 120)
 [ "$p" != never ] && p=$(awk -v a="$p" -v b="$T0" 'BEGIN { printf "%.2f", a - b }')
 pl=$(probe place stress-ng-cpu); mk=$(probe masks stress-ng-cpu | tr '\n' ' ')
 [ "$p" != never ]; check systemd-packs-under-power $? "16 stress-ng workers packed after $p s: $pl; masks $mk"
@@ -130,7 +130,7 @@ check systemd-ppd-hold $? "during run --policy performance: p-p-d $during, daemo
 sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
 systemctl reload powersched.service
 wait_st policy power 20 >/dev/null
-probe until stress-ng-cpu 'threads=16 pkg0=16 pkg1=0' 60 >/dev/null
+probe until stress-ng-cpu 'threads=16 pkg0=16 pkg1=0' 120 >/dev/null
 before=$(probe masks stress-ng-cpu | tr '\n' ' ')
 systemctl stop powersched.service; rc=$?
 after=$(probe masks stress-ng-cpu | tr '\n' ' ')
