@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	      "                                                  every PERIOD, due by the next\n"
 	      "                          poisson:RATE/s:SIZE     jobs of SIZE work, Poisson arrivals\n"
 	      "                          trace:FILE              lines 'TIME TASK run WORK'\n"
+	      "                          rtapp:FILE.json         an rt-app workload file\n"
 	      " -p, --policy P         performance, power, auto, kernel (the kernel model\n"
 	      "                        alone), legacy:mc=N,smt=M[,fixed] (N, M in 0..2)\n"
 	      " -c, --compare P1,P2    several policies, same workload and seed, side by side\n"
@@ -116,6 +117,12 @@ static void print_report(const struct run *r, double dur)
 	       s->mean_active_packages, s->mean_active_cores, s->mean_allowed_pus, dur);
 	printf("  migrations %ld, mask changes %ld, events %ld\n", s->migrations,
 	       s->mask_changes, s->events);
+	if (s->activations)
+		printf("  rt-app timer activations %ld, negative slack %ld (%.1f%%); "
+		       "slack min %.3f ms, p1 %.3f ms, p50 %.3f ms\n",
+		       s->activations, s->neg_slack,
+		       100.0 * s->neg_slack / s->activations, s->slack_min_ms,
+		       s->slack_p1_ms, s->slack_p50_ms);
 }
 
 static void print_compare(struct run *runs, int n, int base)
@@ -191,7 +198,9 @@ static void json_run(const struct ps_topo *t, const struct run *r)
 	       "\"model_work\":%.6f,\"oracle_work\":%.6f,\"vs_oracle_pct\":%.4f,"
 	       "\"mean_active_packages\":%.6f,\"mean_active_cores\":%.6f,"
 	       "\"mean_allowed_pus\":%.6f,\"migrations\":%ld,\"mask_changes\":%ld,"
-	       "\"intervals\":%ld,\"events\":%ld,\"snapshot_t\":%.6f,\"cpus\":[",
+	       "\"intervals\":%ld,\"events\":%ld,\"activations\":%ld,"
+	       "\"neg_slack\":%ld,\"neg_slack_pct\":%.4f,\"slack_min_ms\":%.6f,"
+	       "\"slack_p1_ms\":%.6f,\"slack_p50_ms\":%.6f,\"snapshot_t\":%.6f,\"cpus\":[",
 	       s->energy_j, s->power_w, s->work, s->throughput,
 	       s->work > 0 ? s->energy_j / s->work : 0, s->demand, s->work_given,
 	       s->work_done_finite, s->work_left, s->latency_p50_ms,
@@ -200,7 +209,9 @@ static void json_run(const struct ps_topo *t, const struct run *r)
 	       s->oracle_energy_j, s->model_energy_j, s->model_work, s->oracle_work,
 	       s->vs_oracle_pct, s->mean_active_packages,
 	       s->mean_active_cores, s->mean_allowed_pus, s->migrations,
-	       s->mask_changes, s->intervals, s->events, s->snap_t);
+	       s->mask_changes, s->intervals, s->events, s->activations,
+	       s->neg_slack, s->activations ? 100.0 * s->neg_slack / s->activations : 0,
+	       s->slack_min_ms, s->slack_p1_ms, s->slack_p50_ms, s->snap_t);
 	for (p = 0; p < t->nr_pus; p++) {
 		const struct ps_sim_snapshot_cpu *c = &s->snap[p];
 
@@ -392,7 +403,8 @@ int ps_cmd_sim(int argc, char **argv)
 		r = ps_sim_run(&cfg, &runs[k].res);
 		if (r) {
 			ps_err("sim: %s: %s", runs[k].pol.name,
-			       r == -ENOMEM ? "out of memory" : "bad configuration");
+			       r == -ENOMEM ? "out of memory" :
+			       "bad configuration (an rt-app cpus list names no CPU of this topology?)");
 			rc = r == -ENOMEM ? PS_EXIT_FAIL : PS_EXIT_USAGE;
 			goto out;
 		}

@@ -69,7 +69,53 @@ cmp -s "$tmp/a" "$tmp/c" && bad "another seed gave the same output" || ok
 python3 tools/sim-matrix "$PS" --known-limit --duration 5s >"$tmp/m" && ok ||
 	{ bad "sim-matrix"; tail -20 "$tmp/m"; }
 
+# --- rt-app files (fixtures under tests/cli/rtapp; expected figures reasoned
+# from each file's events, see the comments)
+R=tests/cli/rtapp
+J() { python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['run']; $1" "$tmp/rt"; }
+# repeated keys keep their order: run 10, sleep 90, run 40, sleep 60 ms is
+# 50 ms of work per 200 ms, 0.5 units in 2 s (merged keys would give 0.8)
+"$PS" sim -t "$T" -w "rtapp:$R/repeat.json" -d 2s --json >"$tmp/rt" &&
+	J 'assert abs(r["work"] - 0.5) < 1e-6, r["work"]' && ok || bad "rtapp repeated keys"
+# runtime is wall time: 15 ms busy, sharing CPU 0 with a busy task, still
+# ends 15 ms into the 20 ms timer period: slack +5 ms, 50 activations in 1 s
+"$PS" sim -t "$T" -w "rtapp:$R/runtime.json" -d 1s -p kernel --json >"$tmp/rt" &&
+	J 'assert r["activations"] == 50 and r["neg_slack"] == 0 and abs(r["slack_p50_ms"] - 5) < 1e-6, r' &&
+	ok || bad "rtapp runtime"
+# run is work: 15 ms of work at half the PU takes 30 ms: slack -10 ms, every
+# activation late, 33 of them in 1 s (relative timer: restarts at the miss)
+"$PS" sim -t "$T" -w "rtapp:$R/run.json" -d 1s -p kernel --json >"$tmp/rt" &&
+	J 'assert r["activations"] == 33 and r["neg_slack"] == 33 and abs(r["slack_p50_ms"] + 10) < 1e-6, r' &&
+	ok || bad "rtapp run"
+# barrier: a (1 ms, sleep 9) and two c (5 ms) meet every 10 ms: 1.1 units/s;
+# three tasks holding a mutex for 2 ms each, sleeping 4: the mutex always
+# held, 1.0 units/s; global duration 1 s ends them: about 2.1 in a 2 s run
+"$PS" sim -t "$T" -w "rtapp:$R/sync.json" -d 2s --json >"$tmp/rt" &&
+	J 'assert 2.05 < r["work"] < 2.15, r["work"]' && ok || bad "rtapp barrier and mutex"
+# composes: the mp3 file's 1.35 units (200 x (5 + 0.3 + 1.15 + 0.3) ms in its
+# 6 s) plus cpu:4 for 10 s
+MP3=/usr/share/doc/rt-app/examples/mp3-short.json
+if [ -f "$MP3" ]; then
+	"$PS" sim -t "$T" -w "rtapp:$MP3+cpu:4" -m xeon-e5-2680-2s -p performance -d 10s --json >"$tmp/rt" &&
+		J 'assert abs(r["work"] - 41.35) < 0.01 and r["activations"] == 1000, r["work"]' &&
+		ok || bad "rtapp + cpu:4"
+	# every file rt-app ships runs, or is refused with one line (exit 2)
+	for f in $(find /usr/share/doc/rt-app/examples -name '*.json' | sort); do
+		"$PS" sim -t "$T" -w "rtapp:$f" -p power -d 3s >/dev/null 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 0 ] || { [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; }; then
+			ok
+		else
+			bad "rt-app example $f: exit $rc"
+		fi
+	done
+fi
+
 # --- bad input
+expect_err "line 3: malformed JSON" sim -t "$T" -w "rtapp:$R/malformed.json"
+expect_err "task 't': key 'jump'" sim -t "$T" -w "rtapp:$R/unknown.json"
+expect_err "task 'b': key 'resume': no task suspends on 'y'" sim -t "$T" -w "rtapp:$R/noresume.json"
+expect_err "rtapp '/nonexistent.json'" sim -t "$T" -w rtapp:/nonexistent.json
 expect_err "unknown kind 'gpu'" sim -t "$T" -w gpu:4
 expect_err "'periodic:8:1.5:10ms'" sim -t "$T" -w periodic:8:1.5:10ms
 expect_err "duration '-5s'" sim -t "$T" -w cpu:1 -d -5s
