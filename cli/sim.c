@@ -45,6 +45,8 @@ static void usage(FILE *f)
 	      "     --snapshot T       time of the per-CPU table (default: the end)\n"
 	      "     --plot FILE        picture: FILE.png or FILE.svg (cairo)\n"
 	      "     --sysfs-root DIR   where auto looks (default: /)\n"
+	      "     --slack-log FILE   rt-app timer activations, one a line: time,\n"
+	      "                        task, instance, slack in us (first policy)\n"
 	      " -j, --json             print JSON\n"
 	      " -h, --help             display this help\n"
 	      "\n"
@@ -227,6 +229,50 @@ static void json_run(const struct ps_topo *t, const struct run *r)
 	printf("]}");
 }
 
+/* Name an rt-app instance numbered as ps_sim_result.slack_task says. */
+static void rt_name(const struct ps_workload *wl, int g, const char **task,
+		    int *inst)
+{
+	int it, t;
+
+	*task = "?";
+	*inst = 0;
+	for (it = 0; it < wl->nitems; it++) {
+		const struct ps_rtapp *rt = wl->items[it].rt;
+
+		if (wl->items[it].kind != PS_WL_RTAPP)
+			continue;
+		for (t = 0; t < rt->ntasks; t++) {
+			if (g < rt->tasks[t].instance) {
+				*task = rt->tasks[t].name;
+				*inst = g;
+				return;
+			}
+			g -= rt->tasks[t].instance;
+		}
+	}
+}
+
+static int write_slack_log(const char *path, const struct ps_workload *wl,
+			   const struct ps_sim_result *r)
+{
+	FILE *f = fopen(path, "w");
+	long i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# time_s task instance slack_us\n");
+	for (i = 0; i < r->nslack; i++) {
+		const char *task;
+		int inst;
+
+		rt_name(wl, r->slack_task[i], &task, &inst);
+		fprintf(f, "%.6f %s %d %.0f\n", r->slack_t[i], task, inst,
+			1e6 * r->slack_s[i]);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
 static int split_list(char *s, char **out, int max)
 {
 	int n = 0;
@@ -260,13 +306,14 @@ int ps_cmd_sim(int argc, char **argv)
 		{ "snapshot", required_argument, NULL, 'S' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "sysfs-root", required_argument, NULL, 'R' },
+		{ "slack-log", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *wspec = NULL, *policy = NULL, *tspec = NULL, *model = "generic";
 	const char *root = "/", *plot = NULL, *dspec = "10s", *ispec = "100ms";
-	const char *snapspec = NULL;
+	const char *snapspec = NULL, *slacklog = NULL;
 	char *compare = NULL, *names[MAX_COMPARE], err[320], *end;
 	struct run runs[MAX_COMPARE];
 	struct ps_sim_config cfg;
@@ -292,6 +339,7 @@ int ps_cmd_sim(int argc, char **argv)
 		case 'S': snapspec = optarg; break;
 		case 'P': plot = optarg; break;
 		case 'R': root = optarg; break;
+		case 'L': slacklog = optarg; break;
 		case 'j': json = 1; break;
 		case 's':
 			errno = 0;
@@ -411,6 +459,11 @@ int ps_cmd_sim(int argc, char **argv)
 	}
 	if (plot && ps_plot_sim(plot, topo, &runs[0].res, runs[0].pol.name, wspec)) {
 		ps_err("sim: plot '%s': cannot write it", plot);
+		rc = PS_EXIT_FAIL;
+		goto out;
+	}
+	if (slacklog && write_slack_log(slacklog, &wl, &runs[0].res)) {
+		ps_err("sim: slack log '%s': cannot write it", slacklog);
 		rc = PS_EXIT_FAIL;
 		goto out;
 	}

@@ -961,7 +961,7 @@ static void rt_record_slack(struct sim *s, int g, double slack)
 	}
 	r->slack_s[r->nslack] = slack;
 	r->slack_t[r->nslack] = s->now;
-	r->slack_task[r->nslack] = s->rti[g].sid;
+	r->slack_task[r->nslack] = g;
 	r->nslack++;
 }
 

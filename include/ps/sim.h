@@ -249,7 +249,9 @@ struct ps_sim_result {
 	long nslack;            /* per activation, in time order */
 	double *slack_s;        /* slack, seconds */
 	double *slack_t;        /* when the timer event ran */
-	int *slack_task;        /* rt-app task instance: item base + index */
+	int *slack_task;        /* rt-app instance: numbered over the rtapp items
+				 * in order, each file's tasks in order, each
+				 * task's instances in order */
 	double *pu_busy_s;      /* per PU index */
 	struct ps_sim_snapshot_cpu *snap; /* per PU index */
 	double snap_t;

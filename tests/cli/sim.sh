@@ -87,6 +87,9 @@ J() { python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['run']; $1" "$
 "$PS" sim -t "$T" -w "rtapp:$R/run.json" -d 1s -p kernel --json >"$tmp/rt" &&
 	J 'assert r["activations"] == 33 and r["neg_slack"] == 33 and abs(r["slack_p50_ms"] + 10) < 1e-6, r' &&
 	ok || bad "rtapp run"
+# the same activations, one a line, as rt-app logs slack per timer period
+"$PS" sim -t "$T" -w "rtapp:$R/run.json" -d 1s -p kernel --slack-log "$tmp/sl" >/dev/null &&
+	[ "$(grep -c ' t 0 -10000$' "$tmp/sl")" -eq 33 ] && ok || bad "rtapp slack log"
 # barrier: a (1 ms, sleep 9) and two c (5 ms) meet every 10 ms: 1.1 units/s;
 # three tasks holding a mutex for 2 ms each, sleeping 4: the mutex always
 # held, 1.0 units/s; global duration 1 s ends them: about 2.1 in a 2 s run
