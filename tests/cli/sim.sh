@@ -114,6 +114,26 @@ if [ -f "$MP3" ]; then
 	done
 fi
 
+# --- EAS-style profiles (examples/rtapp, LISA's set) with LISA's pass rule:
+# the model energy per work of the placement within 5% of the oracle's (15%
+# for the ramps), negative slack on at most 15% of activations
+for f in examples/rtapp/*.json; do
+	for p in power performance; do
+		"$PS" sim -t "$T" -m xeon-e5-2680-2s -w "rtapp:$f" -p $p -d 4s --json >"$tmp/rt" &&
+			J "
+lim = 15 if 'ramp' in '$f' else 5
+assert r['activations'] > 0, r['activations']
+assert r['vs_oracle_pct'] <= lim, ('energy', r['vs_oracle_pct'])
+assert r['neg_slack'] <= 0.15 * r['activations'], ('slack', r['neg_slack_pct'])" &&
+			ok || bad "EAS profile $f under $p"
+	done
+done
+# the rule can fail: two big tasks on the two siblings of one core miss
+"$PS" sim -t "$T" -m xeon-e5-2680-2s -w rtapp:examples/rtapp/two-big.json \
+	-p legacy:mc=2,smt=2,fixed -d 4s --json >"$tmp/rt" &&
+	J 'assert r["neg_slack"] > 0.15 * r["activations"], r["neg_slack_pct"]' &&
+	ok || bad "EAS rule does not catch SMT packing"
+
 # --- bad input
 expect_err "line 3: malformed JSON" sim -t "$T" -w "rtapp:$R/malformed.json"
 expect_err "task 't': key 'jump'" sim -t "$T" -w "rtapp:$R/unknown.json"
