@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Kernel against simulator for the rtapp scenario.
+
+usage: rtapp-report.py POWERSCHED GUEST-OUTPUT
+
+For every "PSVM rtapp NAME MODE ..." line of the guest, runs powersched sim
+of the same file and policy (kernel: the kernel model alone) on the seeds'
+machine for the span the guest sampled, and prints per file and policy:
+mean active packages and cores, migrations per second and the share of
+timer activations with negative slack, kernel and sim and their difference.
+Tolerances: active packages within 0.25 (the means of a count: "equal"),
+active cores within 15% (at least 0.05), negative-slack share within 5
+points. Exit 1 when a line is beyond one, naming which.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+PS, OUT = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.normpath(os.path.join(here, "..", ".."))
+TOPO, MODEL = "pack:2 core:8 pu:2", "xeon-e5-2680-2s"
+
+
+def path_of(name):
+    p = os.path.join(root, "examples", "rtapp", name + ".json")
+    return p if os.path.exists(p) else "/usr/share/doc/rt-app/examples/%s.json" % name
+
+
+rows, fails = [], []
+for line in open(OUT, errors="replace"):
+    m = re.match(r"PSVM rtapp (\S+) (\S+) rc=(\d+) (.*)", line.strip())
+    if not m:
+        continue
+    name, mode, rc, rest = m.group(1), m.group(2), int(m.group(3)), m.group(4)
+    kv = dict(re.findall(r"(\w+)=([-0-9.]+)", rest))
+    try:
+        k = {"pkgs": float(kv["pkgs"]), "cores": float(kv["cores"]),
+             "migr": float(kv["migr_s"]),
+             "neg": 100.0 * int(kv["neg"]) / max(1, int(kv["act"])),
+             "secs": float(kv["secs"])}
+    except (KeyError, ValueError):
+        fails.append("%s %s: the guest gave no figures (%s)" % (name, mode, rest))
+        continue
+    if rc != 0:
+        fails.append("%s %s: rt-app exited %d in the guest" % (name, mode, rc))
+    dur = "%dms" % max(100, round(1000 * k["secs"]))
+    r = subprocess.run([PS, "sim", "-t", TOPO, "-m", MODEL, "-w", "rtapp:" + path_of(name),
+                        "-p", mode, "-d", dur, "--json"], capture_output=True, text=True)
+    if r.returncode:
+        fails.append("%s %s: sim failed: %s" % (name, mode, r.stderr.strip()))
+        continue
+    j = json.loads(r.stdout)["run"]
+    s = {"pkgs": j["mean_active_packages"], "cores": j["mean_active_cores"],
+         "migr": j["migrations"] / (max(100, round(1000 * k["secs"])) / 1000.0),
+         "neg": j["neg_slack_pct"]}
+    bad = []
+    if abs(k["pkgs"] - s["pkgs"]) > 0.25:
+        bad.append("packages")
+    if abs(k["cores"] - s["cores"]) > max(0.05, 0.15 * max(k["cores"], s["cores"])):
+        bad.append("cores")
+    if abs(k["neg"] - s["neg"]) > 5:
+        bad.append("neg-slack")
+    rows.append((name, mode, k, s, bad))
+    if bad:
+        fails.append("%s %s: beyond tolerance: %s" % (name, mode, ", ".join(bad)))
+
+print("| file | policy | packages kernel/sim (diff) | cores kernel/sim (diff) "
+      "| migrations/s kernel/sim | neg. slack % kernel/sim (diff) | verdict |")
+print("|---|---|---|---|---|---|---|")
+for name, mode, k, s, bad in rows:
+    print("| %s | %s | %.2f / %.2f (%+.2f) | %.2f / %.2f (%+.2f) | %.1f / %.1f "
+          "| %.1f / %.1f (%+.1f) | %s |" % (
+              name, mode, k["pkgs"], s["pkgs"], k["pkgs"] - s["pkgs"], k["cores"],
+              s["cores"], k["cores"] - s["cores"], k["migr"], s["migr"], k["neg"],
+              s["neg"], k["neg"] - s["neg"], "FAIL: " + ", ".join(bad) if bad else "ok"))
+for f in fails:
+    print("rtapp-report: failed: " + f)
+print("rtapp-report: %d lines, %d beyond tolerance or failed" % (len(rows), len(fails)))
+sys.exit(1 if fails or not rows else 0)
