@@ -25,11 +25,14 @@
  *                         while such a process has threads besides the main
  *                         one (not while rt-app calibrates), which of those
  *                         threads run (state R) and on which CPU (field 39);
- *                         prints the means over the samples of the packages
- *                         and cores holding one, and the migrations per
- *                         second (se.nr_migrations of /proc/.../sched,
- *                         summed over threads, over the sampled span):
- *                         "samples=N secs=S pkgs=P cores=C migr_s=M"
+ *                         their run time (schedstat) since the last look is
+ *                         put on that CPU. Prints the busy estimate of the
+ *                         packages and cores (per core and per package, that
+ *                         run time over the span, at most 1 each, summed),
+ *                         the same from the samples (spkgs, scores: means of
+ *                         the packages and cores holding a running thread),
+ *                         and migrations per second (se.nr_migrations):
+ *                         "samples=N secs=S pkgs=P cores=C spkgs= scores= migr_s=M"
  */
 #include <time.h>
 #include <sys/prctl.h>
@@ -172,7 +175,25 @@ static void place(const char *prefix, char *out, size_t len);
 /* nr_migrations of every tracked thread, by TID */
 #define ACT_MAX 4096
 static long act_tid[ACT_MAX], act_first[ACT_MAX], act_last[ACT_MAX];
+static unsigned long long act_run[ACT_MAX]; /* schedstat ns at the last look */
+static double cpu_busy[4096];               /* seconds, by CPU */
 static int act_n;
+
+static unsigned long long read_runtime(const char *pid, const char *tid)
+{
+	char path[600];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid, tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
 
 static long read_migrations(const char *pid, const char *tid)
 {
@@ -230,16 +251,19 @@ static int activity_sample(const char *prefix, int *pkgs, int *cores, int *threa
 			char *close, *s, state;
 			int field, cpu, pkg, core;
 			long tid = atol(b->d_name), m;
+			unsigned long long run;
 
 			if (b->d_name[0] < '0' || b->d_name[0] > '9' || !strcmp(b->d_name, a->d_name))
 				continue;
 			(*threads)++;
 			m = read_migrations(a->d_name, b->d_name);
+			run = read_runtime(a->d_name, b->d_name);
 			for (i = 0; i < act_n && act_tid[i] != tid; i++)
 				;
-			if (i == act_n && act_n < ACT_MAX && m >= 0) {
+			if (i == act_n && act_n < ACT_MAX) {
 				act_tid[act_n] = tid;
 				act_first[act_n] = act_last[act_n] = m;
+				act_run[act_n] = 0; /* its run time so far counts */
 				act_n++;
 			} else if (i < act_n && m >= 0) {
 				act_last[i] = m;
@@ -260,9 +284,16 @@ static int activity_sample(const char *prefix, int *pkgs, int *cores, int *threa
 				if (s)
 					s++;
 			}
-			if (!s || state != 'R')
+			if (!s)
 				continue;
 			cpu = atoi(s);
+			/* run time since the last look, on the CPU it is on now */
+			if (i < ACT_MAX && cpu >= 0 && cpu < 4096 && run >= act_run[i]) {
+				cpu_busy[cpu] += (run - act_run[i]) * 1e-9;
+				act_run[i] = run;
+			}
+			if (state != 'R')
+				continue;
 			pkg = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
 			core = read_int("/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
 			if (pkg < 0 || pkg > 1 || core < 0 || core >= 4096)
@@ -307,11 +338,35 @@ static int activity(const char *prefix, int ms)
 		}
 		nanosleep(&ts, NULL);
 	}
+	double span = t1 > t0 ? t1 - t0 : 0, pk_b[2] = { 0, 0 }, ebusy_pk = 0, ebusy_co = 0;
+	static double core_b[2][4096];
+
 	for (i = 0; i < act_n; i++)
 		mig += act_last[i] - act_first[i];
-	printf("samples=%ld secs=%.2f pkgs=%.3f cores=%.3f migr_s=%.2f\n", n,
-	       t1 > t0 ? t1 - t0 : 0, n ? spk / n : 0, n ? sco / n : 0,
-	       t1 > t0 ? mig / (t1 - t0) : 0);
+	/* busy estimate: per core and per package, the run time of the
+	 * threads on its CPUs over the span, at most 1 */
+	for (i = 0; i < 4096; i++) {
+		int pkg, core;
+
+		if (cpu_busy[i] <= 0)
+			continue;
+		pkg = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", i);
+		core = read_int("/sys/devices/system/cpu/cpu%d/topology/core_id", i);
+		if (pkg < 0 || pkg > 1 || core < 0 || core >= 4096)
+			continue;
+		pk_b[pkg] += cpu_busy[i];
+		core_b[pkg][core] += cpu_busy[i];
+	}
+	for (i = 0; span > 0 && i < 2; i++) {
+		int c;
+
+		ebusy_pk += pk_b[i] / span > 1 ? 1 : pk_b[i] / span;
+		for (c = 0; c < 4096; c++)
+			ebusy_co += core_b[i][c] / span > 1 ? 1 : core_b[i][c] / span;
+	}
+	printf("samples=%ld secs=%.2f pkgs=%.3f cores=%.3f spkgs=%.3f scores=%.3f migr_s=%.2f\n",
+	       n, span, ebusy_pk, ebusy_co, n ? spk / n : 0, n ? sco / n : 0,
+	       span > 0 ? mig / span : 0);
 	return n ? 0 : 1;
 }
 

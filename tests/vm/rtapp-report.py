@@ -6,8 +6,14 @@ usage: rtapp-report.py POWERSCHED GUEST-OUTPUT
 For every "PSVM rtapp NAME MODE ..." line of the guest, runs powersched sim
 of the same file and policy (kernel: the kernel model alone) on the seeds'
 machine for the span the guest sampled, and prints per file and policy:
-mean active packages and cores, migrations per second and the share of
-timer activations with negative slack, kernel and sim and their difference.
+active packages and cores, migrations per second and the share of timer
+activations with negative slack, kernel and sim and their difference.
+Active packages and cores are estimated the same way on both sides: per
+core (and per package) the run time of the workload's threads on its CPUs
+over the span, at most 1, summed (the guest reads each thread's schedstat
+run time and puts it on the CPU field 39 names; the sim gives per-PU busy
+time). Where threads on two siblings overlap, this counts the core twice on
+both sides alike.
 Tolerances: active packages within 0.25 (the means of a count: "equal"),
 active cores within 15% (at least 0.05), negative-slack share within 5
 points. Exit 1 when a line is beyond one, naming which.
@@ -53,7 +59,15 @@ for line in open(OUT, errors="replace"):
         fails.append("%s %s: sim failed: %s" % (name, mode, r.stderr.strip()))
         continue
     j = json.loads(r.stdout)["run"]
-    s = {"pkgs": j["mean_active_packages"], "cores": j["mean_active_cores"],
+    # the guest's estimate, from the sim's per-PU busy time: per core and
+    # per package the busy time of its PUs over the span, at most 1, summed
+    span = max(100, round(1000 * k["secs"])) / 1000.0
+    core_b, pkg_b = {}, {}
+    for c in j["cpus"]:
+        core_b[(c["package"], c["core"])] = core_b.get((c["package"], c["core"]), 0) + c["busy_s"]
+        pkg_b[c["package"]] = pkg_b.get(c["package"], 0) + c["busy_s"]
+    s = {"pkgs": sum(min(1.0, v / span) for v in pkg_b.values()),
+         "cores": sum(min(1.0, v / span) for v in core_b.values()),
          "migr": j["migrations"] / (max(100, round(1000 * k["secs"])) / 1000.0),
          "neg": j["neg_slack_pct"]}
     bad = []
