@@ -35,6 +35,10 @@ copy_with_libs /usr/bin/stress-ng
 mkdir -p "$root/rtapp"
 if [ -x /usr/bin/rt-app ]; then
 	copy_with_libs /usr/bin/rt-app
+	# glibc loads libgcc_s when rt-app cancels its threads at the end;
+	# ldd does not list it, and without it the cancel aborts (exit 134)
+	gcc_s=$(ldconfig -p | awk '/libgcc_s.so.1 .*x86-64/ { print $NF; exit }')
+	[ -n "$gcc_s" ] && mkdir -p "$root$(dirname "$gcc_s")" && cp -L "$gcc_s" "$root$gcc_s"
 	cp "$here"/../../examples/rtapp/*.json "$root/rtapp/"
 	cp /usr/share/doc/rt-app/examples/mp3-short.json "$root/rtapp/"
 fi
