@@ -32,7 +32,9 @@
  *                         the same from the samples (spkgs, scores: means of
  *                         the packages and cores holding a running thread),
  *                         and migrations per second (se.nr_migrations):
- *                         "samples=N secs=S pkgs=P cores=C spkgs= scores= migr_s=M"
+ *                         and the run time per core, PACKAGE.CORE:SECONDS:
+ *                         "samples=N secs=S pkgs=P cores=C spkgs= scores=
+ *                         migr_s=M busy=0.3:0.81,1.0:0.80"
  */
 #include <time.h>
 #include <sys/prctl.h>
@@ -364,9 +366,21 @@ static int activity(const char *prefix, int ms)
 		for (c = 0; c < 4096; c++)
 			ebusy_co += core_b[i][c] / span > 1 ? 1 : core_b[i][c] / span;
 	}
-	printf("samples=%ld secs=%.2f pkgs=%.3f cores=%.3f spkgs=%.3f scores=%.3f migr_s=%.2f\n",
+	printf("samples=%ld secs=%.2f pkgs=%.3f cores=%.3f spkgs=%.3f scores=%.3f migr_s=%.2f busy=",
 	       n, span, ebusy_pk, ebusy_co, n ? spk / n : 0, n ? sco / n : 0,
 	       span > 0 ? mig / span : 0);
+	/* the run time per core, for the host to scale: PACKAGE.CORE:SECONDS */
+	{
+		int c, first = 1;
+
+		for (i = 0; i < 2; i++)
+			for (c = 0; c < 4096; c++)
+				if (core_b[i][c] > 0) {
+					printf("%s%d.%d:%.4f", first ? "" : ",", i, c, core_b[i][c]);
+					first = 0;
+				}
+		printf("%s\n", first ? "none" : "");
+	}
 	return n ? 0 : 1;
 }
 

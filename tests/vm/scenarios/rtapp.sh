@@ -26,7 +26,9 @@ for f in /rtapp/one-small.json /rtapp/three-small.json \
 		wait $pr
 		neg=$(cat "$d"/*.log 2>/dev/null | awk '!/^#/ && $10 > 0 { n++; if ($8 < 0) k++ }
 			END { printf "%d %d", n, k }')
-		echo "PSVM rtapp $name $mode rc=$rc $(cat "$d/act") act=${neg% *} neg=${neg#* }"
+		# the run and runtime the file asked for, in us (c_duration)
+		asked=$(cat "$d"/*.log 2>/dev/null | awk '!/^#/ { s += $9 } END { printf "%d", s }')
+		echo "PSVM rtapp $name $mode rc=$rc $(cat "$d/act") act=${neg% *} neg=${neg#* } asked_us=$asked"
 		[ $rc = 0 ] || echo "PSVM rtapp $name $mode: rt-app said: $(tail -n 2 "$d/out" | tr '\n' ' ')"
 		cd /
 		rm -rf "$d"
