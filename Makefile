@@ -80,6 +80,7 @@ cli-test: export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
 cli-test: $(B)/powersched
 	sh tests/cli/run.sh $(B)/powersched
 	sh tests/cli/sim.sh $(B)/powersched
+	sh tests/cli/calibrate.sh $(B)/powersched
 	sh tests/cli/live.sh $(B)/powersched
 
 # the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology

@@ -22,6 +22,15 @@ void ps_json_str(FILE *f, const char *s);
 /* Load a topology/model/policy argument; print the error and return 2. */
 int ps_cli_topo(const char *spec, struct ps_topo **out);
 int ps_cli_model(const char *name, struct ps_model *m);
+/* A model's kinds against the topology: 0, or one line and PS_EXIT_USAGE. */
+int ps_cli_model_check(const char *name, const struct ps_model *m,
+		       const struct ps_topo *topo);
+/*
+ * The model of --model NAME, or with NAME NULL the shipped model that fits
+ * the topology (ps_model_pick(); @why then says why, else it is empty).
+ */
+int ps_cli_model_for(const char *name, const struct ps_topo *topo,
+		     struct ps_model *m, char *why, size_t whylen);
 int ps_cli_policy(const char *s, enum ps_policy *p);
 
 int ps_cmd_plan(int argc, char **argv);
@@ -29,6 +38,7 @@ int ps_cmd_sim(int argc, char **argv);
 int ps_cmd_run(int argc, char **argv);
 int ps_cmd_daemon(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);
+int ps_cmd_calibrate(int argc, char **argv);
 
 struct ps_sim_result;
 /* Per-PU occupancy heatmap over power; .png or .svg by the name. */

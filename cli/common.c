@@ -75,3 +75,28 @@ int ps_cli_policy(const char *s, enum ps_policy *p)
 	}
 	return 0;
 }
+
+int ps_cli_model_check(const char *name, const struct ps_model *m,
+		       const struct ps_topo *topo)
+{
+	char err[256];
+
+	if (!ps_model_check(m, topo, err, sizeof(err)))
+		return PS_EXIT_OK;
+	ps_err("model '%s': %s", name, err);
+	return PS_EXIT_USAGE;
+}
+
+int ps_cli_model_for(const char *name, const struct ps_topo *topo,
+		     struct ps_model *m, char *why, size_t whylen)
+{
+	int rc;
+
+	why[0] = '\0';
+	if (!name)
+		name = ps_model_pick(topo, why, whylen);
+	rc = ps_cli_model(name, m);
+	if (!rc)
+		rc = ps_cli_model_check(name, m, topo);
+	return rc;
+}

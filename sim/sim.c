@@ -5,18 +5,23 @@
  * Tasks share a PU fairly (processor sharing: n runnable tasks each get 1/n
  * of it); k busy siblings of a core each run at (1 + g (k-1)) / k, g the
  * model's smt_gain. Progress is computed lazily per core when something on
- * it changes, and the next completion on a core is one event (stale ones
- * are dropped by a version number).
+ * it changes, and the next completion on a core is one keyed event of the
+ * queue, moved when that time changes.
  *
  * Kernel model, inside the allowed PUs:
- *  - wake-up: the previous PU if its core is idle; else the first idle core
- *    (searching the previous PU's top-level domain first); else the previous
- *    PU if idle; else the first idle PU; else the least loaded PU.
+ *  - wake-up: the previous PU if its core is idle; else the first idle core,
+ *    searched domain by domain from the previous PU's LLC (the smallest
+ *    domain holding it and another core) up to the machine; else the
+ *    previous PU if idle; else the first idle PU, searched the same way;
+ *    else the least loaded PU (a tournament tree, O(log P) per change).
  *  - a PU going idle pulls a task from a PU running two or more (new-idle
  *    balance);
  *  - every balance period: a task moves from a PU with two or more to an
- *    idle core, then to an idle PU; a core with two busy siblings hands one
- *    task to an idle core.
+ *    idle core, then to an idle PU, else to the least loaded PU if that runs
+ *    two fewer; a core with two busy siblings hands one task to an idle
+ *    core. At most 64 moves; only PUs and cores that can give a task are
+ *    visited (bitmaps, and the least-loaded tree's max), so a balanced
+ *    machine costs O(P / 64) words per balance, not O(P).
  * Legacy mode (the 2012 knobs) replaces the balance with packing toward a
  * target: packages in order, each filled to its capacity in tasks. That
  * capacity is the 2.6.3x arithmetic: DIV_ROUND_CLOSEST(cpu_power, 1024)
@@ -32,12 +37,15 @@
  * ps_policy_decide(); the allowed set it returns is applied at once (tasks
  * on PUs taken away move). Utilization is the PU time a task received over
  * the interval, decayed: u = max(sample, (u + sample) / 2). Jobs of a
- * Poisson or trace item count together, split into tasks of at most 1.0.
+ * Poisson or trace item count together, split into tasks of at most 1.0,
+ * and so do tasks under 0.005 each (10,000 tasks of 0.002 are 20 PUs of
+ * load, not none).
  * Deadline misses in an interval are pressure: the next decision may not
  * have fewer PUs than twice the set that missed, held for 10 intervals,
  * doubling each time misses come back.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +89,6 @@ struct rt_inst {
 	long loop;
 	double ph_start;       /* start of the phase's current loop */
 	int state, started, nostep;
-	unsigned ver;          /* of the pending EV_RT */
 	int wnext;             /* wait-queue link */
 	int want_mutex;        /* after a condition's wake-up, -1 */
 	double rel_iv;         /* work released this interval */
@@ -107,7 +114,7 @@ struct rt_item {
 struct spu {
 	int head, nr;
 	int core;
-	int top;           /* index of its top-level domain (below the root) */
+	int llc;           /* smallest domain holding it and another core */
 	double busy_since;
 	double work_iv;
 };
@@ -115,7 +122,6 @@ struct spu {
 struct score {
 	int lo, hi;        /* PU indices */
 	int nbusy;
-	unsigned ver;
 	double pending_t;  /* time of the queued completion event, or inf */
 };
 
@@ -139,7 +145,18 @@ struct sim {
 	int ncores;
 	int nwords;
 	unsigned long long *allowed, *idle_pu, *idle_core;
+	unsigned long long *over;  /* PUs with nr >= 2 */
+	unsigned long long *core2; /* cores with two or more busy PUs */
 	int n_over;        /* PUs with nr >= 2 */
+	int n_idle_pu, n_idle_core; /* allowed idle PUs, allowed PUs of idle cores */
+
+	/* least loaded: a tournament tree over PUs, leaves fixed lazily */
+	int ll_leaves;
+	int *ll_min;       /* min nr over allowed PUs (INT_MAX: none) */
+	int *ll_arg;       /* its leftmost PU */
+	int *ll_max;       /* max nr over all PUs */
+	int *ll_list, ll_n;
+	unsigned char *ll_dirty;
 
 	/* power: current watts, and per-domain busy PU counts */
 	double p_now, t_acc;
@@ -204,6 +221,25 @@ static inline int bit_get(const unsigned long long *b, int i)
 	return (b[i >> 6] >> (i & 63)) & 1;
 }
 
+/* First i >= from with bit i set in b (nbits bits), or -1. */
+static int next_set(const unsigned long long *b, int nbits, int from)
+{
+	int w, nw = (nbits + 63) >> 6;
+	unsigned long long x;
+
+	if (from >= nbits)
+		return -1;
+	w = from >> 6;
+	x = b[w] & (~0ull << (from & 63));
+	for (;;) {
+		if (x)
+			return (w << 6) + __builtin_ctzll(x);
+		if (++w >= nw)
+			return -1;
+		x = b[w];
+	}
+}
+
 /* First i in [lo, hi) with a[i] & b[i], or -1. */
 static int first_both(const struct sim *s, const unsigned long long *a,
 		      const unsigned long long *b, int lo, int hi)
@@ -226,21 +262,85 @@ static int first_both(const struct sim *s, const unsigned long long *a,
 	return -1;
 }
 
-/* First in search order starting at the PU's top-level domain. */
+/*
+ * The first allowed PU set in b, domain by domain: the LLC of near (the
+ * smallest domain holding it and another core), then each domain above,
+ * in each the PUs not yet searched, after the child's range then before
+ * it. Without near, the whole machine in order.
+ */
 static int search(const struct sim *s, const unsigned long long *b, int near)
 {
-	const struct ps_domain *d;
-	int r;
+	const struct ps_domain *doms = s->t->doms;
+	int d, r;
 
 	if (near < 0)
 		return first_both(s, s->allowed, b, 0, s->t->nr_pus);
-	d = &s->t->doms[s->pu[near].top];
-	r = first_both(s, s->allowed, b, d->pu_lo, d->pu_hi);
-	if (r < 0)
-		r = first_both(s, s->allowed, b, d->pu_hi, s->t->nr_pus);
-	if (r < 0)
-		r = first_both(s, s->allowed, b, 0, d->pu_lo);
+	d = s->pu[near].llc;
+	r = first_both(s, s->allowed, b, doms[d].pu_lo, doms[d].pu_hi);
+	while (r < 0 && doms[d].parent >= 0) {
+		int lo = doms[d].pu_lo, hi = doms[d].pu_hi;
+
+		d = doms[d].parent;
+		r = first_both(s, s->allowed, b, hi, doms[d].pu_hi);
+		if (r < 0)
+			r = first_both(s, s->allowed, b, doms[d].pu_lo, lo);
+	}
 	return r;
+}
+
+/* Least-loaded tree: a PU's nr or allowed bit changed. */
+static inline void ll_mark(struct sim *s, int p)
+{
+	if (!s->ll_dirty[p]) {
+		s->ll_dirty[p] = 1;
+		s->ll_list[s->ll_n++] = p;
+	}
+}
+
+static inline void ll_pull(struct sim *s, int i)
+{
+	int l = 2 * i, r = 2 * i + 1;
+
+	if (s->ll_min[l] <= s->ll_min[r]) {
+		s->ll_min[i] = s->ll_min[l];
+		s->ll_arg[i] = s->ll_arg[l];
+	} else {
+		s->ll_min[i] = s->ll_min[r];
+		s->ll_arg[i] = s->ll_arg[r];
+	}
+	s->ll_max[i] = s->ll_max[l] > s->ll_max[r] ? s->ll_max[l] : s->ll_max[r];
+}
+
+/* Bring the tree up to date: O(log P) per PU changed since the last look. */
+static void ll_fix(struct sim *s)
+{
+	int k;
+
+	for (k = 0; k < s->ll_n; k++) {
+		int p = s->ll_list[k], i = s->ll_leaves + p;
+
+		s->ll_dirty[p] = 0;
+		s->ll_min[i] = bit_get(s->allowed, p) ? s->pu[p].nr : INT_MAX;
+		s->ll_max[i] = s->pu[p].nr;
+		for (i /= 2; i >= 1; i /= 2)
+			ll_pull(s, i);
+	}
+	s->ll_n = 0;
+}
+
+/* Leftmost PU >= from with nr >= thr, or -1: a descent of the max tree. */
+static int first_nr_ge(const struct sim *s, int node, int lo, int hi, int from,
+		       int thr)
+{
+	int mid, r;
+
+	if (hi <= from || s->ll_max[node] < thr)
+		return -1;
+	if (hi - lo == 1)
+		return lo < s->t->nr_pus ? lo : -1;
+	mid = (lo + hi) / 2;
+	r = first_nr_ge(s, 2 * node, lo, mid, from, thr);
+	return r >= 0 ? r : first_nr_ge(s, 2 * node + 1, mid, hi, from, thr);
 }
 
 static double smt_speed(double g, int k)
@@ -294,6 +394,8 @@ static void pu_busy_flip(struct sim *s, int pu, int busy)
 
 	account(s, s->now);
 	s->p_now += sign * (m->active_w[PS_LVL_PU] - m->idle_w[PS_LVL_PU]);
+	if (bit_get(s->allowed, pu))
+		s->n_idle_pu -= sign;
 	if (busy) {
 		s->pu[pu].busy_since = s->now;
 		bit_clr(s->idle_pu, pu);
@@ -374,11 +476,8 @@ static int core_resched(struct sim *s, int c)
 	}
 	if (next == co->pending_t)
 		return 0; /* the queued event is still right */
-	co->ver++;
 	co->pending_t = next;
-	if (isfinite(next))
-		return ps_evq_push(&s->q, next, EV_COMPLETE, c, co->ver);
-	return 0;
+	return ps_evq_set(&s->q, c, next, EV_COMPLETE, c);
 }
 
 static void set_core_idle_bits(struct sim *s, int c, int idle)
@@ -386,6 +485,8 @@ static void set_core_idle_bits(struct sim *s, int c, int idle)
 	int p;
 
 	for (p = s->core[c].lo; p < s->core[c].hi; p++) {
+		if (bit_get(s->allowed, p))
+			s->n_idle_core += idle ? 1 : -1;
 		if (idle)
 			bit_set(s->idle_core, p);
 		else
@@ -406,12 +507,16 @@ static void rq_add(struct sim *s, int i, int p)
 		s->tk[u->head].prevq = i;
 	u->head = i;
 	k->last_t = s->now;
+	ll_mark(s, p);
 	if (++u->nr == 1) {
 		pu_busy_flip(s, p, 1);
 		if (s->core[u->core].nbusy++ == 0)
 			set_core_idle_bits(s, u->core, 0);
+		else if (s->core[u->core].nbusy == 2)
+			bit_set(s->core2, u->core);
 	} else if (u->nr == 2) {
 		s->n_over++;
+		bit_set(s->over, p);
 	}
 }
 
@@ -427,12 +532,16 @@ static void rq_del(struct sim *s, int i)
 	if (k->next >= 0)
 		s->tk[k->next].prevq = k->prevq;
 	k->prev_pu = k->pu;
+	ll_mark(s, k->pu);
 	if (--u->nr == 0) {
 		pu_busy_flip(s, k->pu, 0);
 		if (--s->core[u->core].nbusy == 0)
 			set_core_idle_bits(s, u->core, 1);
+		else if (s->core[u->core].nbusy == 1)
+			bit_clr(s->core2, u->core);
 	} else if (u->nr == 1) {
 		s->n_over--;
+		bit_clr(s->over, k->pu);
 	}
 	k->pu = -1;
 }
@@ -482,6 +591,20 @@ static int rt_may_leave(const struct sim *s, int i)
 	return 0;
 }
 
+/*
+ * The first task on p's runqueue that may run on to (not pinned away from
+ * it by its rt-app cpus), or -1. Without pinned tasks: p's head.
+ */
+static int movable(const struct sim *s, int p, int to)
+{
+	int i;
+
+	for (i = s->pu[p].head; i >= 0; i = s->tk[i].next)
+		if (rt_allows(s, i, to))
+			return i;
+	return -1;
+}
+
 static int migrate(struct sim *s, int i, int p)
 {
 	int r;
@@ -494,16 +617,18 @@ static int migrate(struct sim *s, int i, int p)
 	return r ? r : enqueue(s, i, p);
 }
 
-static int least_loaded(const struct sim *s, int near)
+/*
+ * The allowed PU with the fewest tasks: near if it is one of them, else
+ * the first. O(log P) per PU changed since the last call.
+ */
+static int least_loaded(struct sim *s, int near)
 {
-	int best = -1, p;
-
-	if (near >= 0 && bit_get(s->allowed, near))
-		best = near;
-	for (p = 0; p < s->t->nr_pus; p++)
-		if (bit_get(s->allowed, p) && (best < 0 || s->pu[p].nr < s->pu[best].nr))
-			best = p;
-	return best;
+	ll_fix(s);
+	if (s->ll_min[1] == INT_MAX)
+		return -1;
+	if (near >= 0 && bit_get(s->allowed, near) && s->pu[near].nr == s->ll_min[1])
+		return near;
+	return s->ll_arg[1];
 }
 
 static int legacy_level2(const struct sim *s)
@@ -518,7 +643,7 @@ static int legacy_packs(const struct sim *s)
 	       (s->cfg->pol.mc || s->cfg->pol.smt);
 }
 
-static int select_pu(const struct sim *s, int i)
+static int select_pu(struct sim *s, int i)
 {
 	int prev = s->tk[i].prev_pu, p, k;
 
@@ -530,12 +655,12 @@ static int select_pu(const struct sim *s, int i)
 	}
 	if (prev >= 0 && bit_get(s->allowed, prev) && bit_get(s->idle_core, prev))
 		return prev;
-	p = search(s, s->idle_core, prev);
+	p = s->n_idle_core ? search(s, s->idle_core, prev) : -1;
 	if (p >= 0)
 		return p;
 	if (prev >= 0 && bit_get(s->allowed, prev) && bit_get(s->idle_pu, prev))
 		return prev;
-	p = search(s, s->idle_pu, prev);
+	p = s->n_idle_pu ? search(s, s->idle_pu, prev) : -1;
 	if (p >= 0)
 		return p;
 	return least_loaded(s, prev);
@@ -570,6 +695,12 @@ static int rt_pick(const struct sim *s, int i)
 	return best;
 }
 
+/*
+ * The stock search (idle core from the previous PU's LLC up, idle PU, then
+ * the least-loaded tree) knows nothing of rt-app cpus: the PU it finds may
+ * be outside a pinned task's cpus (the tree's least-loaded PU often is).
+ * Then the task falls back to rt_pick(), a scan restricted to its cpus.
+ */
 static int wake(struct sim *s, int i)
 {
 	int p = select_pu(s, i);
@@ -671,20 +802,23 @@ static int on_complete(struct sim *s, int c)
 		for (p = 0; p < n && !r; p++)
 			r = complete(s, done[p]);
 	}
-	if (!r && !n)
+	/* also after completions: an rt-app task may stay with no work */
+	if (!r)
 		r = core_resched(s, c);
 	/* new-idle balance: an idle allowed PU pulls from one running two */
 	if (!r && s->n_over > 0 && !legacy_packs(s)) {
 		for (p = s->core[c].lo; p < s->core[c].hi && !r; p++) {
-			int from;
+			int from, i;
 
 			if (s->pu[p].nr || !bit_get(s->allowed, p))
 				continue;
-			for (from = 0; from < s->t->nr_pus; from++)
-				if (s->pu[from].nr >= 2)
-					break;
-			if (from < s->t->nr_pus)
-				r = migrate(s, s->pu[from].head, p);
+			/* the first task that may run on p (rt-app cpus) */
+			for (from = next_set(s->over, s->t->nr_pus, 0), i = -1;
+			     from >= 0 && (i = movable(s, from, p)) < 0;
+			     from = next_set(s->over, s->t->nr_pus, from + 1))
+				;
+			if (i >= 0)
+				r = migrate(s, i, p);
 		}
 	}
 	return r;
@@ -714,7 +848,8 @@ static int on_periodic(struct sim *s, int i)
 	s->r->work_given += w;
 	s->item_rel_iv[s->tk[i].item] += w;
 	if (!r)
-		r = ps_evq_push(&s->q, s->now + it->period, EV_PERIODIC, i, 0);
+		r = ps_evq_push_lane(&s->q, s->tk[i].item, s->now + it->period,
+				     EV_PERIODIC, i);
 	return r;
 }
 
@@ -803,6 +938,15 @@ static int rt_q_pop(struct sim *s, struct rt_res_state *rs)
 	return g;
 }
 
+/*
+ * The instance's one pending step, a keyed event (key ncores + g): a new
+ * time replaces the pending one, INFINITY removes it.
+ */
+static int rt_at(struct sim *s, int g, double t)
+{
+	return ps_evq_set(&s->q, s->ncores + g, t, EV_RT, g);
+}
+
 /* The blocking event at in->ev is over: continue at once, from the queue. */
 static int rt_release(struct sim *s, int g)
 {
@@ -810,7 +954,7 @@ static int rt_release(struct sim *s, int g)
 
 	in->state = RT_READY;
 	in->nostep = 0;
-	return ps_evq_push(&s->q, s->now, EV_RT, g, ++in->ver);
+	return rt_at(s, g, s->now);
 }
 
 static int rt_block(struct sim *s, int g)
@@ -924,12 +1068,13 @@ static int rt_step(struct sim *s, int g)
 static int rt_end(struct sim *s, int g)
 {
 	struct rt_inst *in = &s->rti[g];
+	int r;
 
 	in->state = RT_DONE;
-	in->ver++;
-	if (s->tk[in->sid].pu >= 0)
+	r = rt_at(s, g, INFINITY); /* its pending step, if any, is void */
+	if (!r && s->tk[in->sid].pu >= 0)
 		return dequeue(s, in->sid);
-	return 0;
+	return r;
 }
 
 static void rt_record_slack(struct sim *s, int g, double slack)
@@ -982,7 +1127,7 @@ static int rt_go(struct sim *s, int g)
 		if (steps >= 10000) {
 			/* events that take no time, forever: go on a little later */
 			in->nostep = 1;
-			return ps_evq_push(&s->q, s->now + 1e-6, EV_RT, g, ++in->ver);
+			return rt_at(s, g, s->now + 1e-6);
 		}
 		e = &rt->ev[rt->ph[t->ph_lo + in->ph].ev_lo + in->ev];
 		rs = e->res >= 0 ? rt_res(s, in, e->res) : NULL;
@@ -997,14 +1142,12 @@ static int rt_go(struct sim *s, int g)
 			if (e->kind == PS_RT_RUN)
 				return rt_run(s, g, e->dur);
 			r = rt_run(s, g, INFINITY);
-			return r ? r : ps_evq_push(&s->q, s->now + e->dur, EV_RT, g,
-						   ++in->ver);
+			return r ? r : rt_at(s, g, s->now + e->dur);
 		case PS_RT_SLEEP:
 			if (e->dur <= 0)
 				break;
 			r = rt_block(s, g);
-			return r ? r : ps_evq_push(&s->q, s->now + e->dur, EV_RT, g,
-						   ++in->ver);
+			return r ? r : rt_at(s, g, s->now + e->dur);
 		case PS_RT_TIMER:
 			if (!rs->init) {
 				rs->init = 1;
@@ -1014,8 +1157,7 @@ static int rt_go(struct sim *s, int g)
 			rt_record_slack(s, g, rs->t_next - s->now);
 			if (s->now < rs->t_next) {
 				r = rt_block(s, g);
-				return r ? r : ps_evq_push(&s->q, rs->t_next, EV_RT, g,
-							   ++in->ver);
+				return r ? r : rt_at(s, g, rs->t_next);
 			}
 			if (!e->abs)
 				rs->t_next = s->now; /* relative: missed, start again */
@@ -1090,13 +1232,13 @@ static int rt_after(struct sim *s, int g)
 	return r ? r : rt_go(s, g);
 }
 
-static int on_rt(struct sim *s, int g, unsigned ver)
+static int on_rt(struct sim *s, int g)
 {
 	struct rt_inst *in = &s->rti[g];
 	struct stask *k = &s->tk[in->sid];
 	int r;
 
-	if (ver != in->ver || in->state == RT_DONE)
+	if (in->state == RT_DONE)
 		return 0;
 	if (k->pu >= 0)
 		core_sync(s, s->pu[k->pu].core);
@@ -1123,45 +1265,67 @@ static int on_rt_end(struct sim *s, int item)
 	return r;
 }
 
-/* Stock periodic balance inside the allowed set. */
+/*
+ * Stock periodic balance inside the allowed set, at most 64 moves. Its cost
+ * does not grow with the machine when nothing is to be done: PUs running
+ * two or more are a bitmap, cores with two busy siblings another, and with
+ * no idle PU left only PUs with two more tasks than the least loaded can
+ * give one, found by a descent of the least-loaded tree (O(log P) each).
+ */
 static int balance_stock(struct sim *s)
 {
-	int moves = 0, c, r = 0, p;
+	const int P = s->t->nr_pus;
+	int moves = 0, c, r = 0, p = 0;
 
-	/* a PU running two or more: give one to an idle core, else idle PU */
-	for (p = 0; p < s->t->nr_pus && s->n_over && !r && moves < 64; p++) {
-		int to;
+	/* a PU running two or more: give one to an idle core, else idle PU,
+	 * else to the least loaded if that has two fewer; PUs in order, each
+	 * looked at again after a move */
+	while (s->n_over && !r && moves < 64) {
+		int to, i;
 
-		if (s->pu[p].nr < 2)
+		if (s->n_idle_core || s->n_idle_pu) {
+			p = next_set(s->over, P, p);
+			if (p < 0)
+				break;
+			to = s->n_idle_core ? search(s, s->idle_core, p) : -1;
+			if (to < 0)
+				to = search(s, s->idle_pu, p);
+			if (to < 0)
+				break; /* cannot happen: the counts say one is idle */
+		} else {
+			int thr;
+
+			ll_fix(s);
+			if (s->ll_min[1] == INT_MAX)
+				break;
+			thr = s->ll_min[1] + 2 > 2 ? s->ll_min[1] + 2 : 2;
+			p = first_nr_ge(s, 1, 0, s->ll_leaves, p, thr);
+			if (p < 0)
+				break;
+			to = least_loaded(s, p);
+		}
+		/* rt-app cpus may pin all of p's tasks away from to: next PU */
+		i = movable(s, p, to);
+		if (i < 0) {
+			p++;
 			continue;
-		to = search(s, s->idle_core, p);
-		if (to < 0)
-			to = search(s, s->idle_pu, p);
-		if (to < 0) {
-			int ll = least_loaded(s, p);
-
-			if (ll >= 0 && s->pu[ll].nr + 1 < s->pu[p].nr)
-				to = ll;
 		}
-		if (to >= 0) {
-			r = migrate(s, s->pu[p].head, to);
-			moves++;
-			p--; /* look at this PU again */
-		}
+		r = migrate(s, i, to);
+		moves++;
 	}
 	/* two busy siblings while a core is idle: spread */
-	for (c = 0; c < s->ncores && !r && moves < 64; c++) {
-		int to;
+	for (c = next_set(s->core2, s->ncores, 0); c >= 0 && !r && moves < 64;
+	     c = next_set(s->core2, s->ncores, c + 1)) {
+		int to = s->n_idle_core ? search(s, s->idle_core, s->core[c].lo) : -1, i = -1;
 
-		if (s->core[c].nbusy < 2)
-			continue;
-		to = search(s, s->idle_core, s->core[c].lo);
 		if (to < 0)
 			break;
 		for (p = s->core[c].hi - 1; p >= s->core[c].lo; p--)
-			if (s->pu[p].nr)
+			if (s->pu[p].nr && (i = movable(s, p, to)) >= 0)
 				break;
-		r = migrate(s, s->pu[p].head, to);
+		if (i < 0)
+			continue; /* pinned by rt-app cpus */
+		r = migrate(s, i, to);
 		moves++;
 	}
 	return r;
@@ -1170,7 +1334,7 @@ static int balance_stock(struct sim *s)
 /* Legacy balance: move tasks toward the first R slots of the fill order. */
 static int balance_legacy(struct sim *s)
 {
-	int R = 0, p, k, r = 0, moves = 0;
+	int R = 0, p, k, r = 0, moves = 0, i;
 
 	for (p = 0; p < s->t->nr_pus; p++) {
 		R += s->pu[p].nr;
@@ -1191,7 +1355,11 @@ static int balance_legacy(struct sim *s)
 			}
 			if (to < 0)
 				break;
-			r = migrate(s, s->pu[p].head, to);
+			/* rt-app cpus may pin p's tasks away from to */
+			i = movable(s, p, to);
+			if (i < 0)
+				break;
+			r = migrate(s, i, to);
 			moves++;
 		}
 	}
@@ -1277,12 +1445,19 @@ static void apply_allowed(struct sim *s, const unsigned char *allowed)
 	s->r->mask_changes++;
 	s->nr_allowed = 0;
 	for (p = 0; p < s->t->nr_pus; p++) {
+		if (bit_get(s->allowed, p) != !!allowed[p])
+			ll_mark(s, p);
 		if (allowed[p]) {
 			bit_set(s->allowed, p);
 			s->nr_allowed++;
 		} else {
 			bit_clr(s->allowed, p);
 		}
+	}
+	s->n_idle_pu = s->n_idle_core = 0;
+	for (p = 0; p < s->nwords; p++) {
+		s->n_idle_pu += __builtin_popcountll(s->allowed[p] & s->idle_pu[p]);
+		s->n_idle_core += __builtin_popcountll(s->allowed[p] & s->idle_core[p]);
 	}
 }
 
@@ -1327,7 +1502,7 @@ static int on_interval(struct sim *s)
 	const struct ps_workload *wl = s->cfg->wl;
 	double dt = s->now - s->iv_start;
 	struct ps_power pw;
-	double op;
+	double op, small = 0;
 	int c, i, n = 0, no = 0, r, p, it;
 
 	if (dt <= 0)
@@ -1394,7 +1569,9 @@ static int on_interval(struct sim *s)
 
 				k->util = smp > (k->util + smp) / 2 ? smp : (k->util + smp) / 2;
 				k->cpu_iv = 0;
-				if (k->util >= 0.005 && n < s->cap_in)
+				if (k->util < 0.005)
+					small += k->util;
+				else if (n < s->cap_in)
 					s->uin[n++] = k->util > 1 ? 1 : k->util;
 			}
 		} else {
@@ -1402,6 +1579,9 @@ static int on_interval(struct sim *s)
 		}
 		s->item_cpu_iv[it] = 0;
 	}
+	/* tasks too small to count alone count together, as jobs do */
+	if (small >= 0.005)
+		n = push_chunks(s->uin, n, s->cap_in, small);
 	for (i = 0; i < s->ntk; i++)
 		s->tk[i].cpu_iv = 0;
 	s->r->intervals++;
@@ -1580,14 +1760,35 @@ static int setup(struct sim *s)
 	s->allowed = calloc(s->nwords, 8);
 	s->idle_pu = calloc(s->nwords, 8);
 	s->idle_core = calloc(s->nwords, 8);
+	s->over = calloc(s->nwords, 8);
+	s->core2 = calloc(s->nwords, 8);
+	for (s->ll_leaves = 1; s->ll_leaves < t->nr_pus; s->ll_leaves *= 2)
+		;
+	s->ll_min = malloc(sizeof(int) * 2 * s->ll_leaves);
+	s->ll_arg = malloc(sizeof(int) * 2 * s->ll_leaves);
+	s->ll_max = malloc(sizeof(int) * 2 * s->ll_leaves);
+	s->ll_list = malloc(sizeof(int) * t->nr_pus);
+	s->ll_dirty = calloc(t->nr_pus, 1);
 	s->dom_busy = calloc(t->nr_doms, sizeof(int));
 	s->pu_dem = calloc(t->nr_pus, sizeof(double));
 	r->pu_busy_s = calloc(t->nr_pus, sizeof(double));
 	r->snap = calloc(t->nr_pus, sizeof(*r->snap));
 	if (!s->tk || !s->item_base || !s->item_cpu_iv || !s->item_rel_iv ||
 	    !s->trace_pos || !s->pu || !s->core || !s->allowed || !s->idle_pu ||
-	    !s->idle_core || !s->dom_busy || !s->pu_dem || !r->pu_busy_s || !r->snap)
+	    !s->idle_core || !s->dom_busy || !s->pu_dem || !r->pu_busy_s || !r->snap ||
+	    !s->over || !s->core2 || !s->ll_min || !s->ll_arg || !s->ll_max ||
+	    !s->ll_list || !s->ll_dirty)
 		return -ENOMEM;
+	/* least loaded: every PU allowed with no task; padding never wins */
+	for (i = 0; i < s->ll_leaves; i++) {
+		int k = s->ll_leaves + i;
+
+		s->ll_min[k] = i < t->nr_pus ? 0 : INT_MAX;
+		s->ll_arg[k] = i < t->nr_pus ? i : t->nr_pus - 1;
+		s->ll_max[k] = 0;
+	}
+	for (i = s->ll_leaves - 1; i >= 1; i--)
+		ll_pull(s, i);
 	if (s->cfg->bins > 0) {
 		r->bins = s->cfg->bins;
 		s->bin_w = s->cfg->duration / r->bins;
@@ -1610,15 +1811,21 @@ static int setup(struct sim *s)
 	}
 	s->ncores = c;
 	for (p = 0; p < t->nr_pus; p++) {
+		const struct score *co = &s->core[s->pu[p].core];
+
 		s->pu[p].head = -1;
-		for (d = t->pus[p].dom; t->doms[d].parent > 0; d = t->doms[d].parent)
+		/* the LLC: up from its core until the domain holds more */
+		for (d = t->pus[p].dom; t->doms[d].parent >= 0 &&
+		     t->doms[d].pu_lo >= co->lo && t->doms[d].pu_hi <= co->hi;
+		     d = t->doms[d].parent)
 			;
-		s->pu[p].top = d;
+		s->pu[p].llc = d;
 		bit_set(s->allowed, p);
 		bit_set(s->idle_pu, p);
 		bit_set(s->idle_core, p);
 	}
 	s->nr_allowed = t->nr_pus;
+	s->n_idle_pu = s->n_idle_core = t->nr_pus;
 	/* all idle: every level at its idle watts */
 	s->p_now = t->nr_pus * s->m->idle_w[PS_LVL_PU];
 	for (d = 0; d < t->nr_doms; d++)
@@ -1639,13 +1846,16 @@ static int setup(struct sim *s)
 		    ps_decision_init(&s->dec[1], t, s->cap_in))
 			return -ENOMEM;
 		ps_policy_params_default(&s->params);
+		s->params.model = s->m; /* power chooses by the model */
 	}
 	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
 		return -ENOMEM;
 	e = rt_setup(s);
 	if (e)
 		return e;
-	return ps_evq_init(&s->q, 4 * ntasks + 64);
+	if (ps_evq_init(&s->q, 4 * ntasks + 64) || ps_evq_keys(&s->q, s->ncores + s->nrti))
+		return -ENOMEM;
+	return ps_evq_lanes(&s->q, wl->nitems);
 }
 
 static int start_tasks(struct sim *s)
@@ -1696,8 +1906,7 @@ static int start_tasks(struct sim *s)
 					return -ENOMEM;
 				s->tk[k].rt = ri->first + i;
 				in->sid = k;
-				r = ps_evq_push(&s->q, w->rt->tasks[in->task].delay, EV_RT,
-						ri->first + i, in->ver);
+				r = rt_at(s, ri->first + i, w->rt->tasks[in->task].delay);
 			}
 			if (!r && w->rt->duration > 0)
 				r = ps_evq_push(&s->q, w->rt->duration, EV_RT_END, it, 0);
@@ -1722,6 +1931,13 @@ static void teardown(struct sim *s)
 	free(s->allowed);
 	free(s->idle_pu);
 	free(s->idle_core);
+	free(s->over);
+	free(s->core2);
+	free(s->ll_min);
+	free(s->ll_arg);
+	free(s->ll_max);
+	free(s->ll_list);
+	free(s->ll_dirty);
 	free(s->dom_busy);
 	free(s->pu_dem);
 	free(s->uin);
@@ -1845,10 +2061,8 @@ int ps_sim_run(const struct ps_sim_config *cfg, struct ps_sim_result *res)
 		case EV_POISSON: r = on_poisson(&s, e.a); break;
 		case EV_TRACE: r = on_trace(&s, e.a); break;
 		case EV_COMPLETE:
-			if (e.ver == s.core[e.a].ver) {
-				s.core[e.a].pending_t = INFINITY;
-				r = on_complete(&s, e.a);
-			}
+			s.core[e.a].pending_t = INFINITY;
+			r = on_complete(&s, e.a);
 			break;
 		case EV_BALANCE:
 			r = legacy_packs(&s) ? balance_legacy(&s) : balance_stock(&s);
@@ -1856,7 +2070,7 @@ int ps_sim_run(const struct ps_sim_config *cfg, struct ps_sim_result *res)
 				r = ps_evq_push(&s.q, s.now + cfg->balance, EV_BALANCE, 0, 0);
 			break;
 		case EV_INTERVAL: r = on_interval(&s); break;
-		case EV_RT: r = on_rt(&s, e.a, e.ver); break;
+		case EV_RT: r = on_rt(&s, e.a); break;
 		case EV_RT_END: r = on_rt_end(&s, e.a); break;
 		case EV_SNAPSHOT:
 			take_snapshot(&s);

@@ -95,6 +95,27 @@ J() { python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['run']; $1" "$
 # held, 1.0 units/s; global duration 1 s ends them: about 2.1 in a 2 s run
 "$PS" sim -t "$T" -w "rtapp:$R/sync.json" -d 2s --json >"$tmp/rt" &&
 	J 'assert 2.05 < r["work"] < 2.15, r["work"]' && ok || bad "rtapp barrier and mutex"
+# cpus: a task pinned to CPU 3 that never sleeps. With cpu:32 started first,
+# every PU runs one task when it wakes: no idle core or PU, and the
+# least-loaded tree answers PU 0 (leftmost of equals), outside the pin; it
+# must go to PU 3, and stay (PU 3 runs two, the rest one: no PU has two
+# fewer, 0 migrations)
+"$PS" sim -t "$T" -w "rtapp:$R/pinned.json+cpu:32" -p kernel -d 1s --json >"$tmp/rt" &&
+	J 'c = r["cpus"]; assert 0 in c[3]["tasks"] and c[3]["nr_running"] == 2 and r["migrations"] == 0 and all(x["nr_running"] == 1 for x in c if x["pu"] != 3), [(x["pu"], x["tasks"]) for x in c]' &&
+	ok || bad "rtapp cpus: the pin against the least-loaded tree"
+# with cpu:4 on PUs 0, 2, 4, 6 the pinned task joins PU 2's task on core 1;
+# the balance spreads two busy siblings to an idle core, and must move the
+# sibling that may move (PU 2's), not give up on the pinned one: 1 migration
+"$PS" sim -t "$T" -w "rtapp:$R/pinned.json+cpu:4" -p kernel -d 1s --json >"$tmp/rt" &&
+	J 'c = r["cpus"]; assert c[3]["tasks"] == [0] and c[2]["nr_running"] == 0 and r["migrations"] == 1, [(x["pu"], x["tasks"]) for x in c if x["tasks"]]' &&
+	ok || bad "rtapp cpus: the balance moves the sibling that may move"
+# legacy packing: the four cpu tasks sit on their fill slots (PUs 0, 2, 4,
+# 6), the fifth slot (PU 8) is empty and PU 3 holds the pinned task over its
+# target of none: it may not go, nothing else should (it looped before)
+timeout 60 "$PS" sim -t "$T" -w "rtapp:$R/pinned.json+cpu:4" -p legacy:mc=2,smt=2 -d 1s \
+	--json >"$tmp/rt" &&
+	J 'c = r["cpus"]; assert c[3]["tasks"] == [0] and r["migrations"] == 0, r["migrations"]' &&
+	ok || bad "rtapp cpus: the legacy balance with a pinned task"
 # composes: the mp3 file's 1.35 units (200 x (5 + 0.3 + 1.15 + 0.3) ms in its
 # 6 s) plus cpu:4 for 10 s
 MP3=/usr/share/doc/rt-app/examples/mp3-short.json
