@@ -5,7 +5,7 @@
 
 B ?= build
 CC ?= cc
-PKGS := hwloc libsystemd
+PKGS := hwloc libsystemd json-c
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 # cairo is for the executable's pictures only; the library does not use it

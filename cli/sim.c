@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	      "                                                  every PERIOD, due by the next\n"
 	      "                          poisson:RATE/s:SIZE     jobs of SIZE work, Poisson arrivals\n"
 	      "                          trace:FILE              lines 'TIME TASK run WORK'\n"
+	      "                          rtapp:FILE.json         an rt-app workload file\n"
 	      " -p, --policy P         performance, power, auto, kernel (the kernel model\n"
 	      "                        alone), legacy:mc=N,smt=M[,fixed] (N, M in 0..2)\n"
 	      " -c, --compare P1,P2    several policies, same workload and seed, side by side\n"
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 	      "     --snapshot T       time of the per-CPU table (default: the end)\n"
 	      "     --plot FILE        picture: FILE.png or FILE.svg (cairo)\n"
 	      "     --sysfs-root DIR   where auto looks (default: /)\n"
+	      "     --slack-log FILE   rt-app timer activations, one a line: time,\n"
+	      "                        task, instance, slack in us (first policy)\n"
 	      " -j, --json             print JSON\n"
 	      " -h, --help             display this help\n"
 	      "\n"
@@ -117,6 +120,12 @@ static void print_report(const struct run *r, double dur)
 	       s->mean_active_packages, s->mean_active_cores, s->mean_allowed_pus, dur);
 	printf("  migrations %ld, mask changes %ld, events %ld\n", s->migrations,
 	       s->mask_changes, s->events);
+	if (s->activations)
+		printf("  rt-app timer activations %ld, negative slack %ld (%.1f%%); "
+		       "slack min %.3f ms, p1 %.3f ms, p50 %.3f ms\n",
+		       s->activations, s->neg_slack,
+		       100.0 * s->neg_slack / s->activations, s->slack_min_ms,
+		       s->slack_p1_ms, s->slack_p50_ms);
 }
 
 static void print_compare(struct run *runs, int n, int base)
@@ -192,7 +201,9 @@ static void json_run(const struct ps_topo *t, const struct run *r)
 	       "\"model_work\":%.6f,\"oracle_work\":%.6f,\"vs_oracle_pct\":%.4f,"
 	       "\"mean_active_packages\":%.6f,\"mean_active_cores\":%.6f,"
 	       "\"mean_allowed_pus\":%.6f,\"migrations\":%ld,\"mask_changes\":%ld,"
-	       "\"intervals\":%ld,\"events\":%ld,\"snapshot_t\":%.6f,\"cpus\":[",
+	       "\"intervals\":%ld,\"events\":%ld,\"activations\":%ld,"
+	       "\"neg_slack\":%ld,\"neg_slack_pct\":%.4f,\"slack_min_ms\":%.6f,"
+	       "\"slack_p1_ms\":%.6f,\"slack_p50_ms\":%.6f,\"snapshot_t\":%.6f,\"cpus\":[",
 	       s->energy_j, s->power_w, s->work, s->throughput,
 	       s->work > 0 ? s->energy_j / s->work : 0, s->demand, s->work_given,
 	       s->work_done_finite, s->work_left, s->latency_p50_ms,
@@ -201,7 +212,9 @@ static void json_run(const struct ps_topo *t, const struct run *r)
 	       s->oracle_energy_j, s->model_energy_j, s->model_work, s->oracle_work,
 	       s->vs_oracle_pct, s->mean_active_packages,
 	       s->mean_active_cores, s->mean_allowed_pus, s->migrations,
-	       s->mask_changes, s->intervals, s->events, s->snap_t);
+	       s->mask_changes, s->intervals, s->events, s->activations,
+	       s->neg_slack, s->activations ? 100.0 * s->neg_slack / s->activations : 0,
+	       s->slack_min_ms, s->slack_p1_ms, s->slack_p50_ms, s->snap_t);
 	for (p = 0; p < t->nr_pus; p++) {
 		const struct ps_sim_snapshot_cpu *c = &s->snap[p];
 
@@ -215,6 +228,50 @@ static void json_run(const struct ps_topo *t, const struct run *r)
 		printf("]}");
 	}
 	printf("]}");
+}
+
+/* Name an rt-app instance numbered as ps_sim_result.slack_task says. */
+static void rt_name(const struct ps_workload *wl, int g, const char **task,
+		    int *inst)
+{
+	int it, t;
+
+	*task = "?";
+	*inst = 0;
+	for (it = 0; it < wl->nitems; it++) {
+		const struct ps_rtapp *rt = wl->items[it].rt;
+
+		if (wl->items[it].kind != PS_WL_RTAPP)
+			continue;
+		for (t = 0; t < rt->ntasks; t++) {
+			if (g < rt->tasks[t].instance) {
+				*task = rt->tasks[t].name;
+				*inst = g;
+				return;
+			}
+			g -= rt->tasks[t].instance;
+		}
+	}
+}
+
+static int write_slack_log(const char *path, const struct ps_workload *wl,
+			   const struct ps_sim_result *r)
+{
+	FILE *f = fopen(path, "w");
+	long i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "# time_s task instance slack_us\n");
+	for (i = 0; i < r->nslack; i++) {
+		const char *task;
+		int inst;
+
+		rt_name(wl, r->slack_task[i], &task, &inst);
+		fprintf(f, "%.6f %s %d %.0f\n", r->slack_t[i], task, inst,
+			1e6 * r->slack_s[i]);
+	}
+	return fclose(f) ? -1 : 0;
 }
 
 static int split_list(char *s, char **out, int max)
@@ -250,13 +307,14 @@ int ps_cmd_sim(int argc, char **argv)
 		{ "snapshot", required_argument, NULL, 'S' },
 		{ "plot", required_argument, NULL, 'P' },
 		{ "sysfs-root", required_argument, NULL, 'R' },
+		{ "slack-log", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *wspec = NULL, *policy = NULL, *tspec = NULL, *model = NULL;
 	const char *root = "/", *plot = NULL, *dspec = "10s", *ispec = "100ms";
-	const char *snapspec = NULL;
+	const char *snapspec = NULL, *slacklog = NULL;
 	char *compare = NULL, *names[MAX_COMPARE], err[320], *end;
 	struct run runs[MAX_COMPARE];
 	struct ps_sim_config cfg;
@@ -283,6 +341,7 @@ int ps_cmd_sim(int argc, char **argv)
 		case 'S': snapspec = optarg; break;
 		case 'P': plot = optarg; break;
 		case 'R': root = optarg; break;
+		case 'L': slacklog = optarg; break;
 		case 'j': json = 1; break;
 		case 's':
 			errno = 0;
@@ -394,7 +453,8 @@ int ps_cmd_sim(int argc, char **argv)
 		r = ps_sim_run(&cfg, &runs[k].res);
 		if (r) {
 			ps_err("sim: %s: %s", runs[k].pol.name,
-			       r == -ENOMEM ? "out of memory" : "bad configuration");
+			       r == -ENOMEM ? "out of memory" :
+			       "bad configuration (an rt-app cpus list names no CPU of this topology?)");
 			rc = r == -ENOMEM ? PS_EXIT_FAIL : PS_EXIT_USAGE;
 			goto out;
 		}
@@ -431,6 +491,11 @@ int ps_cmd_sim(int argc, char **argv)
 			rc = PS_EXIT_FAIL;
 			goto out;
 		}
+	}
+	if (slacklog && write_slack_log(slacklog, &wl, &runs[0].res)) {
+		ps_err("sim: slack log '%s': cannot write it", slacklog);
+		rc = PS_EXIT_FAIL;
+		goto out;
 	}
 	if (json) {
 		printf("{\"topology\":");

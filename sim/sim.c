@@ -61,6 +61,8 @@ enum {
 	EV_BALANCE,
 	EV_INTERVAL,
 	EV_SNAPSHOT,
+	EV_RT,         /* an rt-app task instance's next step */
+	EV_RT_END,     /* an rt-app file's global duration ran out */
 };
 
 struct stask {
@@ -75,6 +77,38 @@ struct stask {
 	int item;
 	int next, prevq;   /* runqueue links */
 	int free_next;     /* job pool */
+	int rt;            /* rt-app instance, -1 for other tasks */
+};
+
+/* rt-app: one task instance running its phases' events */
+enum { RT_READY, RT_RUNNING, RT_BLOCKED, RT_DONE };
+
+struct rt_inst {
+	int item, task, local, sid;
+	int ph, phl, ev;       /* phase, its loop count, event */
+	long loop;
+	double ph_start;       /* start of the phase's current loop */
+	int state, started, nostep;
+	int wnext;             /* wait-queue link */
+	int want_mutex;        /* after a condition's wake-up, -1 */
+	double rel_iv;         /* work released this interval */
+	unsigned long long *aff; /* allowed PUs; NULL: all */
+	int has_aff;
+};
+
+struct rt_res_state {
+	int owner;             /* mutex */
+	int qh, qt;            /* FIFO of waiting instances */
+	int arrived;           /* barrier */
+	int init;              /* timer */
+	double t_next;
+};
+
+struct rt_item {
+	const struct ps_rtapp *rt;
+	int first;             /* its first instance in sim.rti */
+	struct rt_res_state *res;  /* nres, shared */
+	struct rt_res_state *ures; /* ninst x nres, unique timers */
 };
 
 struct spu {
@@ -151,6 +185,13 @@ struct sim {
 
 	double *lat;
 	long nlat, caplat;
+
+	/* rt-app */
+	struct rt_inst *rti;
+	int nrti;
+	struct rt_item *rtitem;    /* per workload item */
+	int *os2pu, nos;
+	long capslack;
 	double iv_start;
 	double bin_w;
 };
@@ -524,9 +565,54 @@ static int dequeue(struct sim *s, int i)
 	return core_resched(s, c);
 }
 
+static int rt_allows(const struct sim *s, int i, int p)
+{
+	const struct rt_inst *in;
+
+	if (s->tk[i].rt < 0)
+		return 1;
+	in = &s->rti[s->tk[i].rt];
+	return !in->has_aff || bit_get(in->aff, p);
+}
+
+/* An rt-app task pinned outside the allowed set stays where it is. */
+static int rt_may_leave(const struct sim *s, int i)
+{
+	const struct rt_inst *in;
+	int w;
+
+	if (s->tk[i].rt < 0)
+		return 1;
+	in = &s->rti[s->tk[i].rt];
+	if (!in->has_aff)
+		return 1;
+	for (w = 0; w < s->nwords; w++)
+		if (in->aff[w] & s->allowed[w])
+			return 1;
+	return 0;
+}
+
+/*
+ * The first task on p's runqueue that may run on to (not pinned away from
+ * it by its rt-app cpus), or -1. Without pinned tasks: p's head.
+ */
+static int movable(const struct sim *s, int p, int to)
+{
+	int i;
+
+	for (i = s->pu[p].head; i >= 0; i = s->tk[i].next)
+		if (rt_allows(s, i, to))
+			return i;
+	return -1;
+}
+
 static int migrate(struct sim *s, int i, int p)
 {
-	int r = dequeue(s, i);
+	int r;
+
+	if (!rt_allows(s, i, p))
+		return 0; /* pinned by its rt-app cpus */
+	r = dequeue(s, i);
 
 	s->r->migrations++;
 	return r ? r : enqueue(s, i, p);
@@ -581,9 +667,48 @@ static int select_pu(struct sim *s, int i)
 	return least_loaded(s, prev);
 }
 
+/*
+ * An rt-app task with cpus: inside them, the allowed ones if any (else the
+ * cpus alone, as sched_setaffinity outside a cpuset's CPUs would leave it),
+ * an idle core first, then an idle PU, then the least loaded.
+ */
+static int rt_pick(const struct sim *s, int i)
+{
+	const struct rt_inst *in = &s->rti[s->tk[i].rt];
+	int pass, p, best = -1, prev = s->tk[i].prev_pu;
+
+	for (pass = 0; pass < 2 && best < 0; pass++) {
+		int need_allowed = pass == 0;
+
+		if (prev >= 0 && bit_get(in->aff, prev) &&
+		    (!need_allowed || bit_get(s->allowed, prev)) && !s->pu[prev].nr &&
+		    bit_get(s->idle_core, prev))
+			return prev;
+		for (p = 0; p < s->t->nr_pus; p++) {
+			if (!bit_get(in->aff, p) || (need_allowed && !bit_get(s->allowed, p)))
+				continue;
+			if (best < 0 || (bit_get(s->idle_core, p) && !bit_get(s->idle_core, best)) ||
+			    (bit_get(s->idle_core, p) == bit_get(s->idle_core, best) &&
+			     s->pu[p].nr < s->pu[best].nr))
+				best = p;
+		}
+	}
+	return best;
+}
+
+/*
+ * The stock search (idle core from the previous PU's LLC up, idle PU, then
+ * the least-loaded tree) knows nothing of rt-app cpus: the PU it finds may
+ * be outside a pinned task's cpus (the tree's least-loaded PU often is).
+ * Then the task falls back to rt_pick(), a scan restricted to its cpus.
+ */
 static int wake(struct sim *s, int i)
 {
-	return enqueue(s, i, select_pu(s, i));
+	int p = select_pu(s, i);
+
+	if (p < 0 || !rt_allows(s, i, p))
+		p = rt_pick(s, i);
+	return enqueue(s, i, p);
 }
 
 static void record_latency(struct sim *s, double v)
@@ -625,14 +750,23 @@ static int new_task(struct sim *s, int item, double work)
 	s->tk[i].pu = s->tk[i].prev_pu = -1;
 	s->tk[i].release_t = s->now;
 	s->tk[i].free_next = -2; /* in use */
+	s->tk[i].rt = -1;
 	return i;
 }
+
+static int rt_after(struct sim *s, int g);
 
 /* A task's pending work ran out. */
 static int complete(struct sim *s, int i)
 {
 	const struct ps_wl_item *it = &s->cfg->wl->items[s->tk[i].item];
-	int r = dequeue(s, i);
+	int r;
+
+	if (s->tk[i].rt >= 0) {
+		s->tk[i].work_left = 0;
+		return rt_after(s, s->tk[i].rt); /* its next event */
+	}
+	r = dequeue(s, i);
 
 	s->tk[i].work_left = 0;
 	if (it->kind == PS_WL_POISSON || it->kind == PS_WL_TRACE) {
@@ -669,18 +803,23 @@ static int on_complete(struct sim *s, int c)
 		for (p = 0; p < n && !r; p++)
 			r = complete(s, done[p]);
 	}
-	if (!r && !n)
+	/* also after completions: an rt-app task may stay with no work */
+	if (!r)
 		r = core_resched(s, c);
 	/* new-idle balance: an idle allowed PU pulls from one running two */
 	if (!r && s->n_over > 0 && !legacy_packs(s)) {
 		for (p = s->core[c].lo; p < s->core[c].hi && !r; p++) {
-			int from;
+			int from, i;
 
 			if (s->pu[p].nr || !bit_get(s->allowed, p))
 				continue;
-			from = next_set(s->over, s->t->nr_pus, 0);
-			if (from >= 0)
-				r = migrate(s, s->pu[from].head, p);
+			/* the first task that may run on p (rt-app cpus) */
+			for (from = next_set(s->over, s->t->nr_pus, 0), i = -1;
+			     from >= 0 && (i = movable(s, from, p)) < 0;
+			     from = next_set(s->over, s->t->nr_pus, from + 1))
+				;
+			if (i >= 0)
+				r = migrate(s, i, p);
 		}
 	}
 	return r;
@@ -761,6 +900,373 @@ static int on_trace(struct sim *s, int item)
 }
 
 /*
+ * rt-app tasks. An instance walks its phases' events: run and runtime keep
+ * it runnable (run: that much work at the PU's speed; runtime: that much
+ * wall time however little it gets), sleep and timer block it until a
+ * time, suspend, lock, wait and barrier block it on a FIFO queue, and the
+ * rest take no time. A blocked instance released by another is continued
+ * from the event queue, at the same instant, so that chains of wake-ups do
+ * not recurse. yield takes no time: PUs are shared fairly already.
+ */
+static struct rt_res_state *rt_res(struct sim *s, const struct rt_inst *in, int res)
+{
+	struct rt_item *ri = &s->rtitem[in->item];
+
+	if (ri->rt->res[res].unique)
+		return &ri->ures[(size_t)in->local * ri->rt->nres + res];
+	return &ri->res[res];
+}
+
+static void rt_q_push(struct sim *s, struct rt_res_state *rs, int g)
+{
+	s->rti[g].wnext = -1;
+	if (rs->qt >= 0)
+		s->rti[rs->qt].wnext = g;
+	else
+		rs->qh = g;
+	rs->qt = g;
+}
+
+static int rt_q_pop(struct sim *s, struct rt_res_state *rs)
+{
+	int g = rs->qh;
+
+	if (g >= 0) {
+		rs->qh = s->rti[g].wnext;
+		if (rs->qh < 0)
+			rs->qt = -1;
+	}
+	return g;
+}
+
+/*
+ * The instance's one pending step, a keyed event (key ncores + g): a new
+ * time replaces the pending one, INFINITY removes it.
+ */
+static int rt_at(struct sim *s, int g, double t)
+{
+	return ps_evq_set(&s->q, s->ncores + g, t, EV_RT, g);
+}
+
+/* The blocking event at in->ev is over: continue at once, from the queue. */
+static int rt_release(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+
+	in->state = RT_READY;
+	in->nostep = 0;
+	return rt_at(s, g, s->now);
+}
+
+static int rt_block(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+
+	in->state = RT_BLOCKED;
+	if (s->tk[in->sid].pu >= 0)
+		return dequeue(s, in->sid);
+	return 0;
+}
+
+static int rt_run(struct sim *s, int g, double work)
+{
+	struct rt_inst *in = &s->rti[g];
+	struct stask *k = &s->tk[in->sid];
+
+	in->state = RT_RUNNING;
+	if (k->pu >= 0) {
+		int c = s->pu[k->pu].core;
+
+		core_sync(s, c);
+		k->work_left = work;
+		return core_resched(s, c);
+	}
+	k->work_left = work;
+	return wake(s, in->sid);
+}
+
+/* A mutex is free or handed to its first waiter. */
+static int rt_unlock(struct sim *s, struct rt_res_state *ms)
+{
+	int j = rt_q_pop(s, ms);
+
+	ms->owner = j;
+	return j >= 0 ? rt_release(s, j) : 0;
+}
+
+/* A condition's waiter woke: it takes its mutex back before going on. */
+static int rt_cond_woken(struct sim *s, int j)
+{
+	struct rt_inst *in = &s->rti[j];
+	struct rt_res_state *ms = rt_res(s, in, in->want_mutex);
+
+	in->want_mutex = -1;
+	if (ms->owner < 0) {
+		ms->owner = j;
+		return rt_release(s, j);
+	}
+	rt_q_push(s, ms, j);
+	return 0;
+}
+
+/* The instance's affinity for its current phase; move it if it must. */
+static int rt_set_aff(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+	const struct ps_rtapp *rt = s->rtitem[in->item].rt;
+	const struct ps_rt_task *t = &rt->tasks[in->task];
+	const struct ps_rt_phase *ph = &rt->ph[t->ph_lo + in->ph];
+	int lo = ph->ncpu ? ph->cpu_lo : t->cpu_lo, n = ph->ncpu ? ph->ncpu : t->ncpu;
+	int k, p = s->tk[in->sid].pu, r = 0;
+
+	in->has_aff = n > 0;
+	if (!n)
+		return 0;
+	memset(in->aff, 0, sizeof(unsigned long long) * s->nwords);
+	for (k = lo; k < lo + n; k++)
+		if (rt->cpus[k] < s->nos && s->os2pu[rt->cpus[k]] >= 0)
+			bit_set(in->aff, s->os2pu[rt->cpus[k]]);
+	if (p >= 0 && !bit_get(in->aff, p)) {
+		r = dequeue(s, in->sid);
+		s->r->migrations++;
+		if (!r)
+			r = wake(s, in->sid);
+	}
+	return r;
+}
+
+/* Past the current event. Return: 1 when the task has ended, <0 error. */
+static int rt_step(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+	const struct ps_rtapp *rt = s->rtitem[in->item].rt;
+	const struct ps_rt_task *t = &rt->tasks[in->task];
+
+	in->ev++;
+	while (in->ev >= rt->ph[t->ph_lo + in->ph].nev) {
+		in->ev = 0;
+		if (++in->phl >= rt->ph[t->ph_lo + in->ph].loop ||
+		    !rt->ph[t->ph_lo + in->ph].nev) {
+			in->phl = 0;
+			if (++in->ph >= t->nph) {
+				in->ph = 0;
+				in->loop++;
+				if (t->loop >= 0 && in->loop >= t->loop)
+					return 1;
+			}
+			if (t->nph > 1) {
+				int r = rt_set_aff(s, g);
+
+				if (r)
+					return r;
+			}
+		}
+		in->ph_start = s->now;
+	}
+	return 0;
+}
+
+static int rt_end(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+	int r;
+
+	in->state = RT_DONE;
+	r = rt_at(s, g, INFINITY); /* its pending step, if any, is void */
+	if (!r && s->tk[in->sid].pu >= 0)
+		return dequeue(s, in->sid);
+	return r;
+}
+
+static void rt_record_slack(struct sim *s, int g, double slack)
+{
+	struct ps_sim_result *r = s->r;
+
+	r->activations++;
+	if (slack < 0)
+		r->neg_slack++;
+	if (r->nslack == s->capslack) {
+		long cap = s->capslack ? s->capslack * 2 : 4096;
+		double *a, *b;
+		int *c;
+
+		if (cap > (1L << 24))
+			return; /* counted, not listed */
+		a = realloc(r->slack_s, sizeof(double) * cap);
+		if (a)
+			r->slack_s = a;
+		b = realloc(r->slack_t, sizeof(double) * cap);
+		if (b)
+			r->slack_t = b;
+		c = realloc(r->slack_task, sizeof(int) * cap);
+		if (c)
+			r->slack_task = c;
+		if (!a || !b || !c)
+			return;
+		s->capslack = cap;
+	}
+	r->slack_s[r->nslack] = slack;
+	r->slack_t[r->nslack] = s->now;
+	r->slack_task[r->nslack] = g;
+	r->nslack++;
+}
+
+/* Run the instance's events from the current one until it must wait. */
+static int rt_go(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+	const struct ps_rtapp *rt = s->rtitem[in->item].rt;
+	const struct ps_rt_task *t = &rt->tasks[in->task];
+	int steps, r = 0, j;
+
+	for (steps = 0; !r; steps++) {
+		const struct ps_rt_event *e;
+		struct rt_res_state *rs;
+
+		if (in->state == RT_DONE)
+			return 0;
+		if (steps >= 10000) {
+			/* events that take no time, forever: go on a little later */
+			in->nostep = 1;
+			return rt_at(s, g, s->now + 1e-6);
+		}
+		e = &rt->ev[rt->ph[t->ph_lo + in->ph].ev_lo + in->ev];
+		rs = e->res >= 0 ? rt_res(s, in, e->res) : NULL;
+		switch (e->kind) {
+		case PS_RT_RUN:
+		case PS_RT_RUNTIME:
+			if (e->dur <= 0)
+				break;
+			in->rel_iv += e->dur;
+			s->item_rel_iv[in->item] += e->dur;
+			s->r->work_given += e->kind == PS_RT_RUN ? e->dur : 0;
+			if (e->kind == PS_RT_RUN)
+				return rt_run(s, g, e->dur);
+			r = rt_run(s, g, INFINITY);
+			return r ? r : rt_at(s, g, s->now + e->dur);
+		case PS_RT_SLEEP:
+			if (e->dur <= 0)
+				break;
+			r = rt_block(s, g);
+			return r ? r : rt_at(s, g, s->now + e->dur);
+		case PS_RT_TIMER:
+			if (!rs->init) {
+				rs->init = 1;
+				rs->t_next = in->ph_start;
+			}
+			rs->t_next += e->dur;
+			rt_record_slack(s, g, rs->t_next - s->now);
+			if (s->now < rs->t_next) {
+				r = rt_block(s, g);
+				return r ? r : rt_at(s, g, rs->t_next);
+			}
+			if (!e->abs)
+				rs->t_next = s->now; /* relative: missed, start again */
+			break;
+		case PS_RT_SUSPEND:
+		case PS_RT_BARRIER:
+			if (e->kind == PS_RT_BARRIER &&
+			    ++rs->arrived >= rt->res[e->res].users) {
+				rs->arrived = 0;
+				while (!r && (j = rt_q_pop(s, rs)) >= 0)
+					r = rt_release(s, j);
+				break;
+			}
+			rt_q_push(s, rs, g);
+			return rt_block(s, g);
+		case PS_RT_RESUME:
+			while (!r && (j = rt_q_pop(s, rs)) >= 0)
+				r = rt_release(s, j);
+			break;
+		case PS_RT_LOCK:
+			if (rs->owner < 0) {
+				rs->owner = g;
+				break;
+			}
+			rt_q_push(s, rs, g);
+			return rt_block(s, g);
+		case PS_RT_UNLOCK:
+			if (rs->owner == g)
+				r = rt_unlock(s, rs);
+			break;
+		case PS_RT_SIGNAL:
+		case PS_RT_BROADCAST:
+			while (!r && (j = rt_q_pop(s, rs)) >= 0) {
+				r = rt_cond_woken(s, j);
+				if (e->kind == PS_RT_SIGNAL)
+					break;
+			}
+			break;
+		case PS_RT_SYNC:
+		case PS_RT_WAIT: {
+			struct rt_res_state *ms = rt_res(s, in, e->mutex);
+
+			if (e->kind == PS_RT_SYNC && (j = rt_q_pop(s, rs)) >= 0)
+				r = rt_cond_woken(s, j);
+			if (!r && ms->owner == g)
+				r = rt_unlock(s, ms);
+			if (r)
+				return r;
+			in->want_mutex = e->mutex;
+			rt_q_push(s, rs, g);
+			return rt_block(s, g);
+		}
+		case PS_RT_YIELD:
+			break;
+		}
+		if (r)
+			return r;
+		r = rt_step(s, g);
+		if (r == 1)
+			return rt_end(s, g);
+	}
+	return r;
+}
+
+/* The current event is done: the next one. */
+static int rt_after(struct sim *s, int g)
+{
+	int r = rt_step(s, g);
+
+	if (r == 1)
+		return rt_end(s, g);
+	return r ? r : rt_go(s, g);
+}
+
+static int on_rt(struct sim *s, int g)
+{
+	struct rt_inst *in = &s->rti[g];
+	struct stask *k = &s->tk[in->sid];
+	int r;
+
+	if (in->state == RT_DONE)
+		return 0;
+	if (k->pu >= 0)
+		core_sync(s, s->pu[k->pu].core);
+	if (!in->started) {
+		in->started = 1;
+		in->ph_start = s->now;
+		r = rt_set_aff(s, g);
+		return r ? r : rt_go(s, g);
+	}
+	if (in->nostep) {
+		in->nostep = 0;
+		return rt_go(s, g);
+	}
+	return rt_after(s, g);
+}
+
+static int on_rt_end(struct sim *s, int item)
+{
+	const struct rt_item *ri = &s->rtitem[item];
+	int g, r = 0;
+
+	for (g = ri->first; g < ri->first + ri->rt->ninst && !r; g++)
+		r = rt_end(s, g);
+	return r;
+}
+
+/*
  * Stock periodic balance inside the allowed set, at most 64 moves. Its cost
  * does not grow with the machine when nothing is to be done: PUs running
  * two or more are a bitmap, cores with two busy siblings another, and with
@@ -776,7 +1282,7 @@ static int balance_stock(struct sim *s)
 	 * else to the least loaded if that has two fewer; PUs in order, each
 	 * looked at again after a move */
 	while (s->n_over && !r && moves < 64) {
-		int to;
+		int to, i;
 
 		if (s->n_idle_core || s->n_idle_pu) {
 			p = next_set(s->over, P, p);
@@ -799,20 +1305,28 @@ static int balance_stock(struct sim *s)
 				break;
 			to = least_loaded(s, p);
 		}
-		r = migrate(s, s->pu[p].head, to);
+		/* rt-app cpus may pin all of p's tasks away from to: next PU */
+		i = movable(s, p, to);
+		if (i < 0) {
+			p++;
+			continue;
+		}
+		r = migrate(s, i, to);
 		moves++;
 	}
 	/* two busy siblings while a core is idle: spread */
 	for (c = next_set(s->core2, s->ncores, 0); c >= 0 && !r && moves < 64;
 	     c = next_set(s->core2, s->ncores, c + 1)) {
-		int to = s->n_idle_core ? search(s, s->idle_core, s->core[c].lo) : -1;
+		int to = s->n_idle_core ? search(s, s->idle_core, s->core[c].lo) : -1, i = -1;
 
 		if (to < 0)
 			break;
 		for (p = s->core[c].hi - 1; p >= s->core[c].lo; p--)
-			if (s->pu[p].nr)
+			if (s->pu[p].nr && (i = movable(s, p, to)) >= 0)
 				break;
-		r = migrate(s, s->pu[p].head, to);
+		if (i < 0)
+			continue; /* pinned by rt-app cpus */
+		r = migrate(s, i, to);
 		moves++;
 	}
 	return r;
@@ -821,7 +1335,7 @@ static int balance_stock(struct sim *s)
 /* Legacy balance: move tasks toward the first R slots of the fill order. */
 static int balance_legacy(struct sim *s)
 {
-	int R = 0, p, k, r = 0, moves = 0;
+	int R = 0, p, k, r = 0, moves = 0, i;
 
 	for (p = 0; p < s->t->nr_pus; p++) {
 		R += s->pu[p].nr;
@@ -842,7 +1356,11 @@ static int balance_legacy(struct sim *s)
 			}
 			if (to < 0)
 				break;
-			r = migrate(s, s->pu[p].head, to);
+			/* rt-app cpus may pin p's tasks away from to */
+			i = movable(s, p, to);
+			if (i < 0)
+				break;
+			r = migrate(s, i, to);
 			moves++;
 		}
 	}
@@ -964,15 +1482,23 @@ static int evict(struct sim *s)
 {
 	int p, r = 0;
 
-	for (p = 0; p < s->t->nr_pus && !r; p++)
-		while (!r && s->pu[p].nr && !bit_get(s->allowed, p)) {
-			int i = s->pu[p].head;
+	for (p = 0; p < s->t->nr_pus && !r; p++) {
+		int i = s->pu[p].head;
 
-			r = dequeue(s, i);
-			s->r->migrations++;
-			if (!r)
-				r = wake(s, i);
+		if (bit_get(s->allowed, p))
+			continue;
+		while (!r && i >= 0) {
+			int nx = s->tk[i].next;
+
+			if (rt_may_leave(s, i)) {
+				r = dequeue(s, i);
+				s->r->migrations++;
+				if (!r)
+					r = wake(s, i);
+			}
+			i = nx;
 		}
+	}
 	return r;
 }
 
@@ -1018,6 +1544,17 @@ static int on_interval(struct sim *s)
 		} else if (w->kind == PS_WL_PERIODIC) {
 			for (i = 0; i < w->n && no < s->cap_in; i++)
 				s->odem[no++] = w->duty;
+		} else if (w->kind == PS_WL_RTAPP) {
+			/* each instance's released work, a task of its own */
+			const struct rt_item *ri = &s->rtitem[it];
+
+			for (i = ri->first; i < ri->first + w->n; i++) {
+				double d = s->rti[i].rel_iv / dt;
+
+				s->rti[i].rel_iv = 0;
+				if (d > 1e-6 && no < s->cap_in)
+					s->odem[no++] = d > 1 ? 1 : d;
+			}
 		} else {
 			no = push_chunks(s->odem, no, s->cap_in, s->item_rel_iv[it] / dt);
 		}
@@ -1039,7 +1576,7 @@ static int on_interval(struct sim *s)
 		int base = s->item_base[it];
 
 		if (w->kind == PS_WL_CPU || w->kind == PS_WL_PERIODIC ||
-		    w->kind == PS_WL_TRACE) {
+		    w->kind == PS_WL_TRACE || w->kind == PS_WL_RTAPP) {
 			int cnt = w->kind == PS_WL_TRACE ? w->ntrace_tasks : w->n;
 
 			for (i = base; i < base + cnt; i++) {
@@ -1140,6 +1677,78 @@ static double percentile(const double *v, long n, double q)
 	if (i >= n)
 		i = n - 1;
 	return v[i];
+}
+
+/* rt-app state: instances, resources, the OS CPU to PU map. */
+static int rt_setup(struct sim *s)
+{
+	const struct ps_workload *wl = s->cfg->wl;
+	int it, n = 0, p, g = 0, k;
+
+	for (it = 0; it < wl->nitems; it++)
+		if (wl->items[it].kind == PS_WL_RTAPP)
+			n += wl->items[it].rt->ninst;
+	if (!n)
+		return 0;
+	s->rtitem = calloc(wl->nitems, sizeof(*s->rtitem));
+	s->rti = calloc(n, sizeof(*s->rti));
+	for (p = 0; p < s->t->nr_pus; p++)
+		if ((int)s->t->pus[p].os_index + 1 > s->nos)
+			s->nos = (int)s->t->pus[p].os_index + 1;
+	s->os2pu = malloc(sizeof(int) * (s->nos + 1));
+	if (!s->rtitem || !s->rti || !s->os2pu)
+		return -ENOMEM;
+	for (k = 0; k < s->nos; k++)
+		s->os2pu[k] = -1;
+	for (p = 0; p < s->t->nr_pus; p++)
+		s->os2pu[s->t->pus[p].os_index] = p;
+	s->nrti = n;
+	for (it = 0; it < wl->nitems; it++) {
+		const struct ps_rtapp *rt = wl->items[it].rt;
+		struct rt_item *ri = &s->rtitem[it];
+		int t, i;
+
+		if (wl->items[it].kind != PS_WL_RTAPP)
+			continue;
+		ri->rt = rt;
+		ri->first = g;
+		ri->res = calloc(rt->nres + 1, sizeof(*ri->res));
+		ri->ures = calloc((size_t)rt->ninst * rt->nres + 1, sizeof(*ri->ures));
+		if (!ri->res || !ri->ures)
+			return -ENOMEM;
+		for (k = 0; k < rt->nres; k++)
+			ri->res[k].owner = ri->res[k].qh = ri->res[k].qt = -1;
+		for (k = 0; k < rt->ninst * rt->nres; k++)
+			ri->ures[k].owner = ri->ures[k].qh = ri->ures[k].qt = -1;
+		for (t = 0; t < rt->ntasks; t++) {
+			const struct ps_rt_task *tk = &rt->tasks[t];
+			int ph, c, any;
+
+			/* every cpus list must name a PU of this topology */
+			for (ph = -1; ph < tk->nph; ph++) {
+				int lo = ph < 0 ? tk->cpu_lo : rt->ph[tk->ph_lo + ph].cpu_lo;
+				int nc = ph < 0 ? tk->ncpu : rt->ph[tk->ph_lo + ph].ncpu;
+
+				for (c = lo, any = !nc; c < lo + nc; c++)
+					if (rt->cpus[c] < s->nos && s->os2pu[rt->cpus[c]] >= 0)
+						any = 1;
+				if (!any)
+					return -EINVAL;
+			}
+			for (i = 0; i < tk->instance; i++, g++) {
+				struct rt_inst *in = &s->rti[g];
+
+				in->item = it;
+				in->task = t;
+				in->local = g - ri->first;
+				in->wnext = in->want_mutex = -1;
+				in->aff = calloc(s->nwords, 8);
+				if (!in->aff)
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
 }
 
 static int setup(struct sim *s)
@@ -1258,7 +1867,10 @@ static int setup(struct sim *s)
 	}
 	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
 		return -ENOMEM;
-	if (ps_evq_init(&s->q, 4 * ntasks + 64) || ps_evq_keys(&s->q, s->ncores))
+	e = rt_setup(s);
+	if (e)
+		return e;
+	if (ps_evq_init(&s->q, 4 * ntasks + 64) || ps_evq_keys(&s->q, s->ncores + s->nrti))
 		return -ENOMEM;
 	return ps_evq_lanes(&s->q, wl->nitems);
 }
@@ -1300,6 +1912,23 @@ static int start_tasks(struct sim *s)
 			if (w->nev)
 				r = ps_evq_push(&s->q, w->ev[0].t, EV_TRACE, it, 0);
 			break;
+		case PS_WL_RTAPP: {
+			const struct rt_item *ri = &s->rtitem[it];
+
+			for (i = 0; i < w->rt->ninst && !r; i++) {
+				struct rt_inst *in = &s->rti[ri->first + i];
+				int k = new_task(s, it, 0);
+
+				if (k < 0)
+					return -ENOMEM;
+				s->tk[k].rt = ri->first + i;
+				in->sid = k;
+				r = rt_at(s, ri->first + i, w->rt->tasks[in->task].delay);
+			}
+			if (!r && w->rt->duration > 0)
+				r = ps_evq_push(&s->q, w->rt->duration, EV_RT_END, it, 0);
+			break;
+		}
 		}
 	}
 	return r;
@@ -1307,6 +1936,8 @@ static int start_tasks(struct sim *s)
 
 static void teardown(struct sim *s)
 {
+	int i;
+
 	free(s->tk);
 	free(s->item_base);
 	free(s->item_cpu_iv);
@@ -1331,6 +1962,19 @@ static void teardown(struct sim *s)
 	free(s->slot);
 	free(s->target);
 	free(s->lat);
+	if (s->rtitem) {
+		int it;
+
+		for (it = 0; it < s->cfg->wl->nitems; it++) {
+			free(s->rtitem[it].res);
+			free(s->rtitem[it].ures);
+		}
+	}
+	for (i = 0; s->rti && i < s->nrti; i++)
+		free(s->rti[i].aff);
+	free(s->rti);
+	free(s->rtitem);
+	free(s->os2pu);
 	ps_oracle_free(s->oracle);
 	ps_decision_fini(&s->dec[0]);
 	ps_decision_fini(&s->dec[1]);
@@ -1376,6 +2020,18 @@ static void finish(struct sim *s)
 	r->latency_p50_ms = 1e3 * percentile(s->lat, s->nlat, 0.50);
 	r->latency_p99_ms = 1e3 * percentile(s->lat, s->nlat, 0.99);
 	r->latency_max_ms = s->nlat ? 1e3 * s->lat[s->nlat - 1] : 0;
+	if (r->nslack) {
+		double *v = malloc(sizeof(double) * r->nslack);
+
+		if (v) {
+			memcpy(v, r->slack_s, sizeof(double) * r->nslack);
+			qsort(v, r->nslack, sizeof(double), cmp_double);
+			r->slack_min_ms = 1e3 * v[0];
+			r->slack_p1_ms = 1e3 * percentile(v, r->nslack, 0.01);
+			r->slack_p50_ms = 1e3 * percentile(v, r->nslack, 0.50);
+			free(v);
+		}
+	}
 	for (p = 0; r->bins && p < r->bins; p++) {
 		int q;
 
@@ -1434,6 +2090,8 @@ int ps_sim_run(const struct ps_sim_config *cfg, struct ps_sim_result *res)
 				r = ps_evq_push(&s.q, s.now + cfg->balance, EV_BALANCE, 0, 0);
 			break;
 		case EV_INTERVAL: r = on_interval(&s); break;
+		case EV_RT: r = on_rt(&s, e.a); break;
+		case EV_RT_END: r = on_rt_end(&s, e.a); break;
 		case EV_SNAPSHOT:
 			take_snapshot(&s);
 			snapped = 1;
@@ -1470,4 +2128,9 @@ void ps_sim_result_free(struct ps_sim_result *res)
 	res->pu_busy_s = NULL;
 	res->snap = NULL;
 	res->bin_busy = res->bin_power_w = res->bin_oracle_w = res->bin_allowed = NULL;
+	free(res->slack_s);
+	free(res->slack_t);
+	free(res->slack_task);
+	res->slack_s = res->slack_t = NULL;
+	res->slack_task = NULL;
 }

@@ -8,6 +8,7 @@
  *                             PERIOD, due by the next release
  *   poisson:RATE/s:SIZE       jobs of SIZE work arriving as a Poisson process
  *   trace:FILE                a trace file (see ps_trace_parse())
+ *   rtapp:FILE                an rt-app JSON file (see ps_rtapp_parse())
  */
 #include <errno.h>
 #include <math.h>
@@ -216,6 +217,41 @@ static int load_trace(const char *path, struct ps_wl_item *it, char *err,
 	return r;
 }
 
+static int load_rtapp(const char *path, struct ps_wl_item *it, int *ntasks,
+		      char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+	int r;
+
+	if (!f) {
+		snprintf(err, errlen, "rtapp '%s': %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	buf = malloc(TRACE_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(buf, 1, TRACE_MAX_BYTES + 1, f);
+	fclose(f);
+	buf[n > TRACE_MAX_BYTES ? TRACE_MAX_BYTES : n] = '\0';
+	r = ps_rtapp_parse(buf, n, path, &it->rt, err, errlen);
+	free(buf);
+	if (r)
+		return r;
+	it->kind = PS_WL_RTAPP;
+	it->n = it->rt->ninst;
+	*ntasks += it->n;
+	if (*ntasks > PS_WL_MAX_TASKS) {
+		snprintf(err, errlen, "rtapp '%s': more than %d tasks in all", path,
+			 PS_WL_MAX_TASKS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_item(char *s, struct ps_wl_item *it, int *ntasks, char *err,
 		      size_t errlen)
 {
@@ -230,6 +266,13 @@ static int parse_item(char *s, struct ps_wl_item *it, int *ntasks, char *err,
 			return -EINVAL;
 		}
 		return load_trace(s + 6, it, err, errlen);
+	}
+	if (!strncmp(s, "rtapp:", 6)) {
+		if (!s[6]) {
+			snprintf(err, errlen, "workload 'rtapp:': no file");
+			return -EINVAL;
+		}
+		return load_rtapp(s + 6, it, ntasks, err, errlen);
 	}
 	k = split(s, f, 4);
 	if (!strcmp(f[0], "cpu")) {
@@ -259,7 +302,7 @@ static int parse_item(char *s, struct ps_wl_item *it, int *ntasks, char *err,
 			goto bad;
 	} else {
 		snprintf(err, errlen,
-			 "workload '%s': unknown kind '%s' (cpu, periodic, poisson, trace)",
+			 "workload '%s': unknown kind '%s' (cpu, periodic, poisson, trace, rtapp)",
 			 whole, f[0]);
 		return -EINVAL;
 	}
@@ -281,8 +324,10 @@ void ps_workload_free(struct ps_workload *w)
 {
 	int i;
 
-	for (i = 0; i < w->nitems; i++)
+	for (i = 0; i < w->nitems; i++) {
 		free(w->items[i].ev);
+		ps_rtapp_free(w->items[i].rt);
+	}
 	w->nitems = 0;
 }
 

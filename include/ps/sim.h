@@ -19,7 +19,97 @@
 #include "ps/power.h"
 #include "ps/topo.h"
 
-enum ps_wl_kind { PS_WL_CPU, PS_WL_PERIODIC, PS_WL_POISSON, PS_WL_TRACE };
+enum ps_wl_kind { PS_WL_CPU, PS_WL_PERIODIC, PS_WL_POISSON, PS_WL_TRACE, PS_WL_RTAPP };
+
+/* rt-app events the simulator models (see ps_rtapp_parse()) */
+enum ps_rt_kind {
+	PS_RT_RUN,       /* calibrated work: dur seconds of one task alone on a core */
+	PS_RT_RUNTIME,   /* busy for dur seconds of wall time */
+	PS_RT_SLEEP,
+	PS_RT_TIMER,     /* res: timer; dur: period; abs: absolute mode */
+	PS_RT_SUSPEND,   /* res: a suspend name */
+	PS_RT_RESUME,
+	PS_RT_LOCK,      /* res: mutex */
+	PS_RT_UNLOCK,
+	PS_RT_WAIT,      /* res: condition, mutex: its mutex */
+	PS_RT_SIGNAL,
+	PS_RT_BROADCAST,
+	PS_RT_SYNC,      /* signal res, then wait on it */
+	PS_RT_BARRIER,   /* res: barrier */
+	PS_RT_YIELD,
+};
+
+/* resource kinds; a name is one resource per kind */
+enum ps_rt_res_kind { PS_RT_R_TIMER, PS_RT_R_SUSPEND, PS_RT_R_MUTEX,
+		      PS_RT_R_COND, PS_RT_R_BARRIER };
+
+struct ps_rt_event {
+	enum ps_rt_kind kind;
+	double dur;     /* seconds */
+	int res, mutex; /* resource indices, -1 when none */
+	int abs;        /* timer: absolute mode */
+};
+
+struct ps_rt_phase {
+	int loop;        /* >= 1 */
+	int ev_lo, nev;  /* into ps_rtapp.ev */
+	int cpu_lo, ncpu;/* into ps_rtapp.cpus; ncpu 0: the task's */
+	char name[64];
+};
+
+struct ps_rt_task {
+	char name[64];
+	int instance;    /* >= 1 */
+	long loop;       /* -1: forever */
+	double delay;    /* seconds before the first event */
+	int cpu_lo, ncpu;/* into ps_rtapp.cpus; ncpu 0: every CPU */
+	int ph_lo, nph;  /* into ps_rtapp.ph */
+};
+
+struct ps_rt_res {
+	char name[64];
+	enum ps_rt_res_kind kind;
+	int unique;      /* timer named unique...: one per task instance */
+	int users;       /* barrier: task instances that use it */
+};
+
+/* An rt-app file, as read. */
+struct ps_rtapp {
+	char path[256];
+	double duration;      /* seconds, < 0: until every task ends */
+	int cumulative_slack;
+	int ntasks, ninst;    /* task objects; their instances in all */
+	struct ps_rt_task *tasks;
+	int nph, nev, ncpus, nres;
+	struct ps_rt_phase *ph;
+	struct ps_rt_event *ev;
+	int *cpus;            /* OS CPU numbers */
+	struct ps_rt_res *res;
+};
+
+/**
+ * ps_rtapp_parse() - read an rt-app JSON file's text
+ * @text: the text (NUL-terminated)
+ * @len: its length
+ * @name: the file name for errors
+ * @out: the workload; free it with ps_rtapp_free()
+ * @err: one line naming the task and the key that is wrong or not modeled
+ *
+ * rt-app's grammar (its tutorial): global (duration, calibration,
+ * default_policy and keys that only steer rt-app's own logging), tasks with
+ * instance, loop, delay, cpus, priority, phases and the events run,
+ * runtime, sleep, timer, suspend, resume, lock, unlock, wait, signal,
+ * broad(cast), sync, barrier, yield. Event keys match by prefix as rt-app
+ * matches them ("run1" is a run) and repeated keys keep their order.
+ *
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
+int ps_rtapp_parse(const char *text, size_t len, const char *name,
+		   struct ps_rtapp **out, char *err, size_t errlen);
+
+/** ps_rtapp_free() - free what ps_rtapp_parse() returned (NULL is fine). */
+void ps_rtapp_free(struct ps_rtapp *rt);
+
 
 struct ps_trace_ev {
 	double t;      /* seconds */
@@ -41,6 +131,7 @@ struct ps_wl_item {
 	struct ps_trace_ev *ev; /* trace: sorted by time */
 	int nev;
 	int ntrace_tasks; /* trace: highest task id + 1 */
+	struct ps_rtapp *rt; /* rtapp: the file */
 };
 
 struct ps_workload {
@@ -151,6 +242,16 @@ struct ps_sim_result {
 	long intervals;
 	long events;
 	double mean_active_packages, mean_active_cores, mean_allowed_pus;
+	/* rt-app timers: one activation per timer event, slack as rt-app logs it */
+	long activations;
+	long neg_slack;         /* activations with slack < 0 */
+	double slack_p1_ms, slack_p50_ms, slack_min_ms;
+	long nslack;            /* per activation, in time order */
+	double *slack_s;        /* slack, seconds */
+	double *slack_t;        /* when the timer event ran */
+	int *slack_task;        /* rt-app instance: numbered over the rtapp items
+				 * in order, each file's tasks in order, each
+				 * task's instances in order */
 	double *pu_busy_s;      /* per PU index */
 	struct ps_sim_snapshot_cpu *snap; /* per PU index */
 	double snap_t;

@@ -77,7 +77,97 @@ png_h() { od -An -tu1 -j20 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + 
 python3 tools/sim-matrix "$PS" --known-limit --duration 5s >"$tmp/m" && ok ||
 	{ bad "sim-matrix"; tail -20 "$tmp/m"; }
 
+# --- rt-app files (fixtures under tests/cli/rtapp; expected figures reasoned
+# from each file's events, see the comments)
+R=tests/cli/rtapp
+J() { python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['run']; $1" "$tmp/rt"; }
+# repeated keys keep their order: run 10, sleep 90, run 40, sleep 60 ms is
+# 50 ms of work per 200 ms, 0.5 units in 2 s (merged keys would give 0.8)
+"$PS" sim -t "$T" -w "rtapp:$R/repeat.json" -d 2s --json >"$tmp/rt" &&
+	J 'assert abs(r["work"] - 0.5) < 1e-6, r["work"]' && ok || bad "rtapp repeated keys"
+# runtime is wall time: 15 ms busy, sharing CPU 0 with a busy task, still
+# ends 15 ms into the 20 ms timer period: slack +5 ms, 50 activations in 1 s
+"$PS" sim -t "$T" -w "rtapp:$R/runtime.json" -d 1s -p kernel --json >"$tmp/rt" &&
+	J 'assert r["activations"] == 50 and r["neg_slack"] == 0 and abs(r["slack_p50_ms"] - 5) < 1e-6, r' &&
+	ok || bad "rtapp runtime"
+# run is work: 15 ms of work at half the PU takes 30 ms: slack -10 ms, every
+# activation late, 33 of them in 1 s (relative timer: restarts at the miss)
+"$PS" sim -t "$T" -w "rtapp:$R/run.json" -d 1s -p kernel --json >"$tmp/rt" &&
+	J 'assert r["activations"] == 33 and r["neg_slack"] == 33 and abs(r["slack_p50_ms"] + 10) < 1e-6, r' &&
+	ok || bad "rtapp run"
+# the same activations, one a line, as rt-app logs slack per timer period
+"$PS" sim -t "$T" -w "rtapp:$R/run.json" -d 1s -p kernel --slack-log "$tmp/sl" >/dev/null &&
+	[ "$(grep -c ' t 0 -10000$' "$tmp/sl")" -eq 33 ] && ok || bad "rtapp slack log"
+# barrier: a (1 ms, sleep 9) and two c (5 ms) meet every 10 ms: 1.1 units/s;
+# three tasks holding a mutex for 2 ms each, sleeping 4: the mutex always
+# held, 1.0 units/s; global duration 1 s ends them: about 2.1 in a 2 s run
+"$PS" sim -t "$T" -w "rtapp:$R/sync.json" -d 2s --json >"$tmp/rt" &&
+	J 'assert 2.05 < r["work"] < 2.15, r["work"]' && ok || bad "rtapp barrier and mutex"
+# cpus: a task pinned to CPU 3 that never sleeps. With cpu:32 started first,
+# every PU runs one task when it wakes: no idle core or PU, and the
+# least-loaded tree answers PU 0 (leftmost of equals), outside the pin; it
+# must go to PU 3, and stay (PU 3 runs two, the rest one: no PU has two
+# fewer, 0 migrations)
+"$PS" sim -t "$T" -w "rtapp:$R/pinned.json+cpu:32" -p kernel -d 1s --json >"$tmp/rt" &&
+	J 'c = r["cpus"]; assert 0 in c[3]["tasks"] and c[3]["nr_running"] == 2 and r["migrations"] == 0 and all(x["nr_running"] == 1 for x in c if x["pu"] != 3), [(x["pu"], x["tasks"]) for x in c]' &&
+	ok || bad "rtapp cpus: the pin against the least-loaded tree"
+# with cpu:4 on PUs 0, 2, 4, 6 the pinned task joins PU 2's task on core 1;
+# the balance spreads two busy siblings to an idle core, and must move the
+# sibling that may move (PU 2's), not give up on the pinned one: 1 migration
+"$PS" sim -t "$T" -w "rtapp:$R/pinned.json+cpu:4" -p kernel -d 1s --json >"$tmp/rt" &&
+	J 'c = r["cpus"]; assert c[3]["tasks"] == [0] and c[2]["nr_running"] == 0 and r["migrations"] == 1, [(x["pu"], x["tasks"]) for x in c if x["tasks"]]' &&
+	ok || bad "rtapp cpus: the balance moves the sibling that may move"
+# legacy packing: the four cpu tasks sit on their fill slots (PUs 0, 2, 4,
+# 6), the fifth slot (PU 8) is empty and PU 3 holds the pinned task over its
+# target of none: it may not go, nothing else should (it looped before)
+timeout 60 "$PS" sim -t "$T" -w "rtapp:$R/pinned.json+cpu:4" -p legacy:mc=2,smt=2 -d 1s \
+	--json >"$tmp/rt" &&
+	J 'c = r["cpus"]; assert c[3]["tasks"] == [0] and r["migrations"] == 0, r["migrations"]' &&
+	ok || bad "rtapp cpus: the legacy balance with a pinned task"
+# composes: the mp3 file's 1.35 units (200 x (5 + 0.3 + 1.15 + 0.3) ms in its
+# 6 s) plus cpu:4 for 10 s
+MP3=/usr/share/doc/rt-app/examples/mp3-short.json
+if [ -f "$MP3" ]; then
+	"$PS" sim -t "$T" -w "rtapp:$MP3+cpu:4" -m xeon-e5-2680-2s -p performance -d 10s --json >"$tmp/rt" &&
+		J 'assert abs(r["work"] - 41.35) < 0.01 and r["activations"] == 1000, r["work"]' &&
+		ok || bad "rtapp + cpu:4"
+	# every file rt-app ships runs, or is refused with one line (exit 2)
+	for f in $(find /usr/share/doc/rt-app/examples -name '*.json' | sort); do
+		"$PS" sim -t "$T" -w "rtapp:$f" -p power -d 3s >/dev/null 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 0 ] || { [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; }; then
+			ok
+		else
+			bad "rt-app example $f: exit $rc"
+		fi
+	done
+fi
+
+# --- EAS-style profiles (examples/rtapp, LISA's set) with LISA's pass rule:
+# the model energy per work of the placement within 5% of the oracle's (15%
+# for the ramps), negative slack on at most 15% of activations
+for f in examples/rtapp/*.json; do
+	for p in power performance; do
+		"$PS" sim -t "$T" -m xeon-e5-2680-2s -w "rtapp:$f" -p $p -d 4s --json >"$tmp/rt" &&
+			J "
+lim = 15 if 'ramp' in '$f' else 5
+assert r['activations'] > 0, r['activations']
+assert r['vs_oracle_pct'] <= lim, ('energy', r['vs_oracle_pct'])
+assert r['neg_slack'] <= 0.15 * r['activations'], ('slack', r['neg_slack_pct'])" &&
+			ok || bad "EAS profile $f under $p"
+	done
+done
+# the rule can fail: two big tasks on the two siblings of one core miss
+"$PS" sim -t "$T" -m xeon-e5-2680-2s -w rtapp:examples/rtapp/two-big.json \
+	-p legacy:mc=2,smt=2,fixed -d 4s --json >"$tmp/rt" &&
+	J 'assert r["neg_slack"] > 0.15 * r["activations"], r["neg_slack_pct"]' &&
+	ok || bad "EAS rule does not catch SMT packing"
+
 # --- bad input
+expect_err "line 3: malformed JSON" sim -t "$T" -w "rtapp:$R/malformed.json"
+expect_err "task 't': key 'jump'" sim -t "$T" -w "rtapp:$R/unknown.json"
+expect_err "task 'b': key 'resume': no task suspends on 'y'" sim -t "$T" -w "rtapp:$R/noresume.json"
+expect_err "rtapp '/nonexistent.json'" sim -t "$T" -w rtapp:/nonexistent.json
 expect_err "unknown kind 'gpu'" sim -t "$T" -w gpu:4
 expect_err "'periodic:8:1.5:10ms'" sim -t "$T" -w periodic:8:1.5:10ms
 expect_err "duration '-5s'" sim -t "$T" -w cpu:1 -d -5s

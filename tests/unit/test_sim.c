@@ -418,6 +418,65 @@ static void test_policy_names(void **state)
 	assert_non_null(strstr(err, "'turbo'"));
 }
 
+/* rt-app's grammar: repeated keys in order, prefix-matched events, phases
+ * with their own loop and cpus, timers, and refusals naming task and key. */
+static void test_rtapp_reader(void **state)
+{
+	static const char ok[] =
+		"{ \"tasks\": { \"t\": { \"instance\": 2, \"loop\": 3, \"cpus\": [1],\n"
+		"  \"phases\": { \"a\": { \"loop\": 4, \"run\": 100, \"sleep\": 200, \"run\": 300,\n"
+		"    \"sleep1\": 400, \"timer\": { \"ref\": \"unique\", \"period\": 1000 } },\n"
+		"    \"b\": { \"cpus\": [2, 3], \"runtime\": 50, \"suspend\": \"\" } } },\n"
+		"  \"u\": { \"resume\": \"t\", \"sleep\": 10 } },\n"
+		"  \"global\": { \"duration\": 5, \"calibration\": 90 } }";
+	static const struct { const char *text, *needle; } bad[] = {
+		{ "{ \"tasks\": { \"t\": { \"run\": 1, \"mem\": 5 } } }", "task 't': key 'mem'" },
+		{ "{ \"tasks\": { \"t\": { \"run\": 1, \"resume\": \"x\" } } }",
+		  "task 't': key 'resume': no task suspends on 'x'" },
+		{ "{ \"tasks\": { \"t\": { \"run\": 1, \"run\": -5 } } }", "task 't': key 'run'" },
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } }, \"global\": { \"duration\": 1,, } }",
+		  "malformed JSON" },
+		{ "{ \"tasks\": { \"t\": { \"policy\": \"SCHED_FIFO\", \"run\": 1 } } }",
+		  "task 't': key 'policy'" },
+		{ "{ \"tasks\": { \"t\": { \"run\": 1 } } } x", "text after the end" },
+	};
+	static const enum ps_rt_kind want[] = { PS_RT_RUN, PS_RT_SLEEP, PS_RT_RUN,
+						PS_RT_SLEEP, PS_RT_TIMER };
+	static const double dur[] = { 100e-6, 200e-6, 300e-6, 400e-6, 1000e-6 };
+	struct ps_rtapp *rt;
+	char err[320];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ps_rtapp_parse(ok, strlen(ok), "ok", &rt, err, sizeof(err)), 0);
+	assert_int_equal(rt->ntasks, 2);
+	assert_int_equal(rt->ninst, 3);
+	assert_int_equal(rt->duration, 5);
+	assert_int_equal(rt->tasks[0].loop, 3);
+	assert_int_equal(rt->tasks[0].nph, 2);
+	assert_int_equal(rt->ph[0].loop, 4);
+	assert_int_equal(rt->ph[0].nev, 5);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(rt->ev[rt->ph[0].ev_lo + i].kind, want[i]);
+		assert_true(fabs(rt->ev[rt->ph[0].ev_lo + i].dur - dur[i]) < 1e-12);
+	}
+	assert_true(rt->res[rt->ev[4].res].unique);
+	/* phase b: its own cpus, runtime, and an empty suspend is the task's */
+	assert_int_equal(rt->ph[1].ncpu, 2);
+	assert_int_equal(rt->cpus[rt->ph[1].cpu_lo + 1], 3);
+	assert_int_equal(rt->ev[rt->ph[1].ev_lo].kind, PS_RT_RUNTIME);
+	assert_string_equal(rt->res[rt->ev[rt->ph[1].ev_lo + 1].res].name, "t");
+	ps_rtapp_free(rt);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(ps_rtapp_parse(bad[i].text, strlen(bad[i].text), "b", &rt,
+						err, sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].needle))
+			fail_msg("'%s': error '%s' lacks '%s'", bad[i].text, err, bad[i].needle);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
 /*
  * A waking task looks for an idle core in its own LLC before the rest of
  * its package: on 2 packages x 2 L3s x 3 cores, task 5 last ran on PU 5
@@ -608,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_policy_names),
+		cmocka_unit_test(test_rtapp_reader),
 		cmocka_unit_test(test_oracle_prefixes),
 		cmocka_unit_test(test_wake_llc_first),
 		cmocka_unit_test(test_scale),

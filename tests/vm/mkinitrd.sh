@@ -1,8 +1,9 @@
 #!/bin/sh
-# Build the test initramfs: busybox as every shell tool, powersched and
-# stress-ng with the shared libraries ldd lists, the scenario scripts, and
-# an /init that mounts proc, sysfs, devtmpfs and cgroup2, runs one scenario
-# (named on the kernel command line as ps_scenario=NAME), then powers off.
+# Build the test initramfs: busybox as every shell tool, powersched,
+# stress-ng and rt-app (its files under /rtapp) with the shared libraries
+# ldd lists, the scenario scripts, and an /init that mounts proc, sysfs,
+# devtmpfs and cgroup2, runs one scenario (named on the kernel command line
+# as ps_scenario=NAME), then powers off.
 # usage: mkinitrd.sh POWERSCHED OUT.cpio.gz
 set -eu
 PS=$1
@@ -29,6 +30,18 @@ copy_with_libs "$PS"
 cc -O2 -o "$root/bin/probe" "$here/probe.c"
 copy_with_libs "$root/bin/probe"
 copy_with_libs /usr/bin/stress-ng
+# rt-app and the files the rtapp scenario runs: the EAS-style profiles and
+# one of rt-app's own examples
+mkdir -p "$root/rtapp"
+if [ -x /usr/bin/rt-app ]; then
+	copy_with_libs /usr/bin/rt-app
+	# glibc loads libgcc_s when rt-app cancels its threads at the end;
+	# ldd does not list it, and without it the cancel aborts (exit 134)
+	gcc_s=$(ldconfig -p | awk '/libgcc_s.so.1 .*x86-64/ { print $NF; exit }')
+	[ -n "$gcc_s" ] && mkdir -p "$root$(dirname "$gcc_s")" && cp -L "$gcc_s" "$root$gcc_s"
+	cp "$here"/../../examples/rtapp/*.json "$root/rtapp/"
+	cp /usr/share/doc/rt-app/examples/mp3-short.json "$root/rtapp/"
+fi
 # the dynamic loader under its canonical name as well
 mkdir -p "$root/lib64"
 cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"

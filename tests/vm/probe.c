@@ -20,6 +20,21 @@
  *                         in the figure.
  *   probe log PREFIX      every 200 ms, "UPTIME PLACE-LINE" (until killed);
  *                         one process, so the times are the sampling times
+ *   probe activity PREFIX MS
+ *                         every MS ms until no process named PREFIX is left:
+ *                         while such a process has threads besides the main
+ *                         one (not while rt-app calibrates), which of those
+ *                         threads run (state R) and on which CPU (field 39);
+ *                         their run time (schedstat) since the last look is
+ *                         put on that CPU. Prints the busy estimate of the
+ *                         packages and cores (per core and per package, that
+ *                         run time over the span, at most 1 each, summed),
+ *                         the same from the samples (spkgs, scores: means of
+ *                         the packages and cores holding a running thread),
+ *                         and migrations per second (se.nr_migrations):
+ *                         and the run time per core, PACKAGE.CORE:SECONDS:
+ *                         "samples=N secs=S pkgs=P cores=C spkgs= scores=
+ *                         migr_s=M busy=0.3:0.81,1.0:0.80"
  */
 #include <time.h>
 #include <sys/prctl.h>
@@ -159,6 +174,216 @@ static double uptime(void)
 
 static void place(const char *prefix, char *out, size_t len);
 
+/* nr_migrations of every tracked thread, by TID */
+#define ACT_MAX 4096
+static long act_tid[ACT_MAX], act_first[ACT_MAX], act_last[ACT_MAX];
+static unsigned long long act_run[ACT_MAX]; /* schedstat ns at the last look */
+static double cpu_busy[4096];               /* seconds, by CPU */
+static int act_n;
+
+static unsigned long long read_runtime(const char *pid, const char *tid)
+{
+	char path[600];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", pid, tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+static long read_migrations(const char *pid, const char *tid)
+{
+	char path[600], line[256];
+	FILE *f;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/sched", pid, tid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "se.nr_migrations", 16)) {
+			char *c = strchr(line, ':');
+
+			if (c)
+				v = atol(c + 1);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* One sample: running non-main threads of PREFIX processes. Return: the
+ * number of such processes. */
+static int activity_sample(const char *prefix, int *pkgs, int *cores, int *threads)
+{
+	static char core_seen[2][4096];
+	DIR *p = opendir("/proc"), *t;
+	struct dirent *a, *b;
+	char path[600], buf[2048], comm[64];
+	int procs = 0, pk[2] = { 0, 0 }, i;
+
+	memset(core_seen, 0, sizeof(core_seen));
+	*cores = 0;
+	*threads = 0;
+	while (p && (a = readdir(p))) {
+		FILE *c;
+
+		if (a->d_name[0] < '0' || a->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", a->d_name);
+		c = fopen(path, "r");
+		if (!c)
+			continue;
+		if (!fgets(comm, sizeof(comm), c))
+			comm[0] = '\0';
+		fclose(c);
+		if (strncmp(comm, prefix, strlen(prefix)))
+			continue;
+		procs++;
+		snprintf(path, sizeof(path), "/proc/%s/task", a->d_name);
+		t = opendir(path);
+		while (t && (b = readdir(t))) {
+			FILE *f;
+			char *close, *s, state;
+			int field, cpu, pkg, core;
+			long tid = atol(b->d_name), m;
+			unsigned long long run;
+
+			if (b->d_name[0] < '0' || b->d_name[0] > '9' || !strcmp(b->d_name, a->d_name))
+				continue;
+			(*threads)++;
+			m = read_migrations(a->d_name, b->d_name);
+			run = read_runtime(a->d_name, b->d_name);
+			for (i = 0; i < act_n && act_tid[i] != tid; i++)
+				;
+			if (i == act_n && act_n < ACT_MAX) {
+				act_tid[act_n] = tid;
+				act_first[act_n] = act_last[act_n] = m;
+				act_run[act_n] = 0; /* its run time so far counts */
+				act_n++;
+			} else if (i < act_n && m >= 0) {
+				act_last[i] = m;
+			}
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", a->d_name, b->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+			fclose(f);
+			close = strrchr(buf, ')');
+			if (!close)
+				continue;
+			state = close[2];
+			s = close + 2;
+			for (field = 3; field < 39 && s; field++) {
+				s = strchr(s, ' ');
+				if (s)
+					s++;
+			}
+			if (!s)
+				continue;
+			cpu = atoi(s);
+			/* run time since the last look, on the CPU it is on now */
+			if (i < ACT_MAX && cpu >= 0 && cpu < 4096 && run >= act_run[i]) {
+				cpu_busy[cpu] += (run - act_run[i]) * 1e-9;
+				act_run[i] = run;
+			}
+			if (state != 'R')
+				continue;
+			pkg = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+			core = read_int("/sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+			if (pkg < 0 || pkg > 1 || core < 0 || core >= 4096)
+				continue;
+			pk[pkg] = 1;
+			if (!core_seen[pkg][core]) {
+				core_seen[pkg][core] = 1;
+				(*cores)++;
+			}
+		}
+		if (t)
+			closedir(t);
+	}
+	if (p)
+		closedir(p);
+	*pkgs = pk[0] + pk[1];
+	return procs;
+}
+
+static int activity(const char *prefix, int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	double t0 = -1, t1 = 0, spk = 0, sco = 0, waited = uptime();
+	long n = 0, mig = 0;
+	int i;
+
+	for (;;) {
+		int pkgs, cores, threads, procs = activity_sample(prefix, &pkgs, &cores, &threads);
+		double now = uptime();
+
+		if (!procs && t0 >= 0)
+			break;
+		if (!procs && now - waited > 60)
+			break; /* it never came */
+		if (procs && threads) { /* not while the main thread calibrates */
+			if (t0 < 0)
+				t0 = now;
+			t1 = now;
+			n++;
+			spk += pkgs;
+			sco += cores;
+		}
+		nanosleep(&ts, NULL);
+	}
+	double span = t1 > t0 ? t1 - t0 : 0, pk_b[2] = { 0, 0 }, ebusy_pk = 0, ebusy_co = 0;
+	static double core_b[2][4096];
+
+	for (i = 0; i < act_n; i++)
+		mig += act_last[i] - act_first[i];
+	/* busy estimate: per core and per package, the run time of the
+	 * threads on its CPUs over the span, at most 1 */
+	for (i = 0; i < 4096; i++) {
+		int pkg, core;
+
+		if (cpu_busy[i] <= 0)
+			continue;
+		pkg = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", i);
+		core = read_int("/sys/devices/system/cpu/cpu%d/topology/core_id", i);
+		if (pkg < 0 || pkg > 1 || core < 0 || core >= 4096)
+			continue;
+		pk_b[pkg] += cpu_busy[i];
+		core_b[pkg][core] += cpu_busy[i];
+	}
+	for (i = 0; span > 0 && i < 2; i++) {
+		int c;
+
+		ebusy_pk += pk_b[i] / span > 1 ? 1 : pk_b[i] / span;
+		for (c = 0; c < 4096; c++)
+			ebusy_co += core_b[i][c] / span > 1 ? 1 : core_b[i][c] / span;
+	}
+	printf("samples=%ld secs=%.2f pkgs=%.3f cores=%.3f spkgs=%.3f scores=%.3f migr_s=%.2f busy=",
+	       n, span, ebusy_pk, ebusy_co, n ? spk / n : 0, n ? sco / n : 0,
+	       span > 0 ? mig / span : 0);
+	/* the run time per core, for the host to scale: PACKAGE.CORE:SECONDS */
+	{
+		int c, first = 1;
+
+		for (i = 0; i < 2; i++)
+			for (c = 0; c < 4096; c++)
+				if (core_b[i][c] > 0) {
+					printf("%s%d.%d:%.4f", first ? "" : ",", i, c, core_b[i][c]);
+					first = 0;
+				}
+		printf("%s\n", first ? "none" : "");
+	}
+	return n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static struct th th[8192];
@@ -203,6 +428,8 @@ int main(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		}
 	}
+	if (argc == 4 && !strcmp(argv[1], "activity"))
+		return activity(argv[2], atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		struct timespec ts = { atoi(argv[2]), 0 };
 

@@ -33,6 +33,17 @@ if [ -f "$img.power" ] && [ -f "$img.performance" ]; then
 		printf "vm: power vs performance, 16 stress-ng workers: modeled %.1f W vs %.1f W (%+.1f%%), bogo-ops %d vs %d (%+.1f%%), bogo-ops per modeled joule %+.1f%%\n",
 			wp, wf, 100 * (wp / wf - 1), bp, bf, 100 * (bp / bf - 1), 100 * ((bp / wp) / (bf / wf) - 1) }'
 fi
+# the rtapp scenario: kernel against simulator, file by file
+if [ -f "$img.rtapp" ]; then
+	if python3 "$here/rtapp-report.py" "$PS" "$img.rtapp" >"$img.report"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "PSVM check rtapp-kernel-vs-sim FAIL see the table" >>"$img.rtapp"
+	fi
+	sed 's/^/vm: /' "$img.report"
+	rm -f "$img.report"
+fi
 # the failed checks again, last: a log read from its tail shows them
 cat "$img".* 2>/dev/null | grep '^PSVM check .* FAIL' | sed 's/^PSVM check /vm: failed: /'
 rm -f "$img".*
