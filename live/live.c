@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "demand.h"
 #include "live_int.h"
 #include "ps/livectl.h"
 #include "ps/source.h"
@@ -41,6 +42,9 @@ struct thr {
 	int excluded; /* kernel, real-time or filtered out: never read again */
 	int r_zero;   /* runnable with no CPU at all over the last interval */
 	int fresh;    /* newly ours, its mask still to be set */
+	int seen;     /* this scan: 1 known (dr, dw valid), 0 first sight */
+	int rz_prev;  /* this scan: r_zero of the previous interval */
+	unsigned long long dr, dw; /* this scan: run and wait over the interval */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 
@@ -96,6 +100,8 @@ struct ps_live {
 	double last_demand;
 	unsigned long long psi_prev;
 	int psi_now;      /* some task waited for a CPU over the last interval */
+	double sat;       /* ps_demand_saturation() of the set, last interval */
+	double run_cpus, wait_cpus; /* managed threads' run and wait, in CPUs */
 	unsigned long long nofile_cur; /* the soft limit we found, for the child */
 	int have_nofile;
 	char statbuf[PS_LIVE_STATBUF]; /* /proc/stat, read every interval */
@@ -999,6 +1005,22 @@ static int runnable_now(const struct ps_live *l, struct thr *t)
 	return st.state == 'R';
 }
 
+/* How full the allowed set was over the last interval: /proc/stat's busy
+ * time of its PUs (every task, tick-sampled) or the managed threads' own
+ * run time (schedstat, exact), whichever says fuller. */
+static double set_saturation(struct ps_live *l)
+{
+	unsigned char *in = l->scratch;
+	int i, n = l->topo->nr_pus < PS_LIVE_MAX_CPUS ? l->topo->nr_pus : PS_LIVE_MAX_CPUS;
+
+	for (i = 0; i < n; i++) {
+		int os = l->topo->pus[i].os_index;
+
+		in[i] = os >= 0 && os < PS_LIVE_MAX_CPUS && l->allowed_os[os];
+	}
+	return ps_demand_saturation(l->started ? l->pu_busy : NULL, in, n, l->run_cpus);
+}
+
 static int scan(struct ps_live *l, double dt)
 {
 	double uptime;
@@ -1020,33 +1042,49 @@ static int scan(struct ps_live *l, double dt)
 		hz = 100;
 	psi = cpu_pressure(l);
 	l->psi_now = psi;
-	/* utilization from the deltas against the previous table */
+	/* deltas against the previous table */
+	l->run_cpus = l->wait_cpus = 0;
 	for (i = 0, j = 0; i < l->nthr_n; i++) {
 		struct thr *t = &l->nthr[i];
 
 		while (j < l->thr_n && thr_before(l->thr[j].tgid, l->thr[j].tid, t->tgid, t->tid))
 			j++;
-		if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
-		    l->thr[j].start == t->start) {
-			unsigned long long dr = t->run_ns >= l->thr[j].run_ns ?
-					t->run_ns - l->thr[j].run_ns : 0;
-			unsigned long long dw = t->wait_ns >= l->thr[j].wait_ns ?
-					t->wait_ns - l->thr[j].wait_ns : 0;
+		t->seen = j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
+			  l->thr[j].start == t->start;
+		if (!t->seen) {
+			l->threads_seen++;
+			continue;
+		}
+		t->dr = t->run_ns >= l->thr[j].run_ns ? t->run_ns - l->thr[j].run_ns : 0;
+		t->dw = t->wait_ns >= l->thr[j].wait_ns ? t->wait_ns - l->thr[j].wait_ns : 0;
+		t->util = l->thr[j].util;
+		t->rz_prev = l->thr[j].r_zero;
+		if (t->managed != 2 && !t->excluded) {
+			l->run_cpus += (double)t->dr / (dt * 1e9);
+			l->wait_cpus += (double)t->dw / (dt * 1e9);
+		}
+	}
+	l->sat = set_saturation(l);
+	/* utilization: run, and the wait only as far as the set was full */
+	for (i = 0; i < l->nthr_n; i++) {
+		struct thr *t = &l->nthr[i];
 
-			t->util = ps_live_util_update(l->thr[j].util, dr, dw, dt);
-			/* runnable and not one ns of CPU over two samples in a row:
-			 * starved (its wait shows only when it runs), a full PU of
-			 * demand. One sample is not enough: a thread that woke just
-			 * before it looks the same. */
-			t->r_zero = !dr && !dw && psi && !t->excluded && runnable_now(l, t);
-			if (t->r_zero && l->thr[j].r_zero)
+		if (t->seen) {
+			t->util = ps_demand_update(t->util, t->dr, t->dw, dt, l->sat);
+			/* runnable and not one ns of CPU over two samples in a row
+			 * on a full set: starved (its wait shows only when it
+			 * runs), a full PU of demand. One sample is not enough:
+			 * a thread that woke just before it looks the same. */
+			t->r_zero = !t->dr && !t->dw && ps_demand_take_runnable(l->sat, psi) &&
+				    !t->excluded && runnable_now(l, t);
+			if (t->r_zero && t->rz_prev)
 				t->util = 1;
 		} else {
 			/* first sight: its whole life so far, (run + wait) / age */
 			double age = uptime - (double)t->start / (double)hz;
 
-			t->util = age > 0.01 ? ps_live_util_update(0, t->run_ns, t->wait_ns, age) : 0;
-			l->threads_seen++;
+			t->util = age > 0.01 ?
+				ps_demand_update(0, t->run_ns, t->wait_ns, age, l->sat) : 0;
 		}
 	}
 	/* threads gone: their schedstat descriptors were not carried over */
@@ -1111,10 +1149,10 @@ int ps_live_step(struct ps_live *l, double now_s)
 		memset(l->allowed_os, 0, (size_t)nb); /* force a fresh mask */
 		l->cg_written[0] = '\0';
 	}
+	account_energy(l, dt); /* first: the demand reads its per-PU busy time */
 	r = scan(l, dt);
 	if (r)
 		return r;
-	account_energy(l, dt);
 	if (pol == PS_POLICY_AUTO) {
 		ps_source_resolve(l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root, &pol, why,
 				  sizeof(why));
@@ -1134,12 +1172,12 @@ int ps_live_step(struct ps_live *l, double now_s)
 		l->util = u;
 		l->util_cap = l->thr_n + 64;
 	}
-	/* tasks queue (PSI says some task waited): a thread runnable now is
+	/* tasks queue (PSI says some task waited, on a full set): a thread runnable now is
 	 * taken at a full PU. Its run + wait under-reads it: the wait it is in
 	 * is accounted only when it next runs. Only threads that count on
 	 * their own are read (pooled ones have the two-sample rule), and not
 	 * again when this scan read the stat already */
-	if (l->psi_now)
+	if (ps_demand_take_runnable(l->sat, l->psi_now))
 		for (i = 0; i < l->thr_n; i++) {
 			struct thr *t = &l->thr[i];
 
@@ -1194,8 +1232,9 @@ int ps_live_step(struct ps_live *l, double now_s)
 		memcpy(l->allowed_os, on, (size_t)nb);
 		l->mask_changes++;
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f: allowed %s (%d PUs, %d package(s), %d core(s))",
-		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, list, out->nr_allowed,
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs, %d package(s), %d core(s))",
+		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
+		   l->wait_cpus, l->sat, list, out->nr_allowed,
 		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE]);
 		remember(l, now_s - l->start_t, n, demand, list, out->nr_allowed);
 		if (l->backend == PS_BACKEND_CGROUP && !l->cfg.dry_run)
@@ -1205,9 +1244,9 @@ int ps_live_step(struct ps_live *l, double now_s)
 	}
 	if (!changed && l->cfg.verbose) {
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f: allowed %s (%d PUs) kept",
-		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, list,
-		   ps_count(l->allowed_os, nb));
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs) kept",
+		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
+		   l->wait_cpus, l->sat, list, ps_count(l->allowed_os, nb));
 	}
 	if (l->backend == PS_BACKEND_AFFINITY)
 		affinity_apply(l, changed);

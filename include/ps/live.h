@@ -4,11 +4,13 @@
  *
  * Every path is under a root (normally "/") so tests can point at trees.
  *
- * Load: each interval, a thread's demand is (run + wait) / wall over the
- * interval, from /proc/PID/task/TID/schedstat (time on CPU, time waiting on
- * a runqueue, in ns), clamped to [0, 1]: a thread that queues shows the
- * demand it would have on a PU of its own, so the set grows when tasks
- * queue. The utilization the policy sees is u = max(demand, u_prev x
+ * Load: each interval, a thread's demand is (run + s x wait) / wall over
+ * the interval, from /proc/PID/task/TID/schedstat (time on CPU, time
+ * waiting on a runqueue, in ns), clamped to [0, 1], where s is how full the
+ * allowed set was (live/demand.h: 0 with room left, 1 with no idle): on a
+ * full set a thread that queues shows the demand it would have on a PU of
+ * its own, so the set grows when tasks queue; on a set with room the wait
+ * packing causes is not counted. The utilization the policy sees is u = max(demand, u_prev x
  * 2^(-dt / half_life)), half-life PS_LIVE_HALF_LIFE_S (100 ms): it rises at
  * once and keeps 3% of itself after a 500 ms interval of rest: the
  * smoothing is the policy's own hysteresis
