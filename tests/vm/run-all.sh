@@ -6,7 +6,7 @@
 set -u
 PS=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
-scen=${*:-baseline power performance grow restore hotplug daemon}
+scen=${*:-baseline power performance grow restore hotplug daemon light-16x30 light-8x50 light-4x10 light-32x10 light-step}
 img=$(mktemp /tmp/psvm-initrd.XXXXXX)
 trap 'rm -f "$img"' EXIT
 sh "$here/mkinitrd.sh" "$PS" "$img" || { echo "vm: cannot build the initramfs"; exit 1; }
@@ -33,6 +33,9 @@ if [ -f "$img.power" ] && [ -f "$img.performance" ]; then
 		printf "vm: power vs performance, 16 stress-ng workers: modeled %.1f W vs %.1f W (%+.1f%%), bogo-ops %d vs %d (%+.1f%%), bogo-ops per modeled joule %+.1f%%\n",
 			wp, wf, 100 * (wp / wf - 1), bp, bf, 100 * (bp / bf - 1), 100 * ((bp / wp) / (bf / wf) - 1) }'
 fi
+# the light-load scenarios (light-*): one table, live beside plan and sim
+rows=$(cat "$img".* 2>/dev/null | grep '^PSVM row ')
+[ -n "$rows" ] && echo "$rows" | sh "$here/light-table.sh" | sed 's/^/vm: /'
 # the failed checks again, last: a log read from its tail shows them
 cat "$img".* 2>/dev/null | grep '^PSVM check .* FAIL' | sed 's/^PSVM check /vm: failed: /'
 rm -f "$img".*
