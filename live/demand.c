@@ -57,3 +57,14 @@ int ps_demand_take_runnable(double sat, int psi_moved)
 {
 	return psi_moved && sat >= PS_DEMAND_QUEUE_SAT;
 }
+
+int ps_demand_pool(double small, double *out, int max)
+{
+	int n = 0;
+
+	while (small >= PS_LIVE_SMALL_UTIL - 1e-9 && n < max) { /* 0.5 - 0.2 - 0.2 < 0.1 */
+		out[n++] = small > PS_DEMAND_POOL_CHUNK ? PS_DEMAND_POOL_CHUNK : small;
+		small -= PS_DEMAND_POOL_CHUNK;
+	}
+	return n;
+}

@@ -75,4 +75,24 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
  */
 int ps_demand_take_runnable(double sat, int psi_moved);
 
+/* Pooled small threads are handed to the policy in tasks of at most this:
+ * small enough that it packs them as it packs the threads they stand for
+ * (32 workers at 0.09 in tasks of 1.0 took whole cores; plan packs them
+ * eight to a PU). */
+#define PS_DEMAND_POOL_CHUNK (2 * PS_LIVE_SMALL_UTIL)
+
+/**
+ * ps_demand_pool() - tasks for the threads under PS_LIVE_SMALL_UTIL
+ * @small: the sum of their utilizations
+ * @out: where to append the tasks
+ * @max: room in @out
+ *
+ * Tasks of PS_DEMAND_POOL_CHUNK, the last one holding the rest; none while
+ * what is left is under PS_LIVE_SMALL_UTIL (a sleeping parent or a thousand
+ * idle threads do not each ask for headroom).
+ *
+ * Return: the number of tasks written (at most @max).
+ */
+int ps_demand_pool(double small, double *out, int max);
+
 #endif

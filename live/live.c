@@ -1052,7 +1052,12 @@ static int scan(struct ps_live *l, double dt)
 		t->seen = j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
 			  l->thr[j].start == t->start;
 		if (!t->seen) {
+			/* new: its run so far counts towards how full the set is */
+			double age = uptime - (double)t->start / (double)hz;
+
 			l->threads_seen++;
+			if (t->managed != 2 && !t->excluded)
+				l->run_cpus += (double)t->run_ns / 1e9 / (age > dt ? age : dt);
 			continue;
 		}
 		t->dr = t->run_ns >= l->thr[j].run_ns ? t->run_ns - l->thr[j].run_ns : 0;
@@ -1194,12 +1199,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 		else
 			small += l->thr[i].util;
 	}
-	/* threads below PS_LIVE_SMALL_UTIL count together, in tasks of at most
-	 * 1.0, and not at all while their sum is below it */
-	while (small >= PS_LIVE_SMALL_UTIL && n < l->util_cap) {
-		l->util[n++] = small > 1 ? 1 : small;
-		small -= 1;
-	}
+	/* threads below PS_LIVE_SMALL_UTIL count together (demand.h) */
+	n += ps_demand_pool(small, l->util + n, l->util_cap - n);
 	l->last_demand = demand;
 	prev = &l->dec[l->cur];
 	out = &l->dec[!l->cur];

@@ -157,6 +157,43 @@ static void test_packing_wait_is_not_demand(void **state)
 	ps_topo_free(t);
 }
 
+static void test_pool(void **state)
+{
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2");
+	struct ps_decision d;
+	double out[64];
+	int n, i;
+
+	(void)state;
+	/* under the threshold: nothing */
+	assert_int_equal(ps_demand_pool(0.06, out, 64), 0);
+	/* 0.5: 0.2, 0.2 and 0.1 */
+	n = ps_demand_pool(0.5, out, 64);
+	assert_int_equal(n, 3);
+	assert_float_equal(out[0], 0.2, 1e-12);
+	assert_float_equal(out[1], 0.2, 1e-12);
+	assert_float_equal(out[2], 0.1, 1e-9);
+	/* a rest under the threshold is dropped: 0.45 -> 0.2, 0.2 */
+	assert_int_equal(ps_demand_pool(0.45, out, 64), 2);
+	/* no more than the room given */
+	assert_int_equal(ps_demand_pool(10, out, 3), 3);
+	assert_int_equal(ps_demand_pool(10, out, 0), 0);
+	/* the guest's 32 workers at 0.09: 2.88 pooled; the policy packs the
+	 * tasks as plan packs 32 x 0.09 (4 PUs), where tasks of 1.0 each
+	 * took a PU of their own and more */
+	n = ps_demand_pool(32 * 0.09, out, 64);
+	assert_int_equal(n, 14); /* 14 x 0.2; the 0.08 left is under 0.1 */
+	assert_int_equal(ps_decision_init(&d, t, 64), 0);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, out, n, NULL, NULL, &d), 0);
+	i = d.nr_allowed;
+	for (n = 0; n < 32; n++)
+		out[n] = 0.09;
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, out, 32, NULL, NULL, &d), 0);
+	assert_int_equal(i, d.nr_allowed);
+	ps_decision_fini(&d);
+	ps_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_saturation_from_run),
 		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_take_runnable),
+		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_packing_wait_is_not_demand),
 	};
 

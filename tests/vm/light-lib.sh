@@ -109,6 +109,6 @@ light_scenario() {
 	done
 	for m in stock power performance; do
 		light_report $name $m $n $u
-		[ $m = power ] && check_row $name-power
+		[ $m != power ] || check_row $name-power
 	done
 }
