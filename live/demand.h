@@ -19,6 +19,13 @@
 #define PS_DEMAND_ROOM_BUSY 0.8
 /* At or above this the set is full: waits count in full. */
 #define PS_DEMAND_FULL_BUSY 0.95
+/* The weight live gives the wait in ps_demand_update(). Measured in the
+ * guest, stress-ng's duty-cycled workers (--cpu-load) lengthen their sleep
+ * by the time they waited: with the wait weighted by the set's saturation,
+ * 32 workers at 10% read 0.03 each once packed, the set fell to 1-2 PUs
+ * (plan: 4) and their bogo-ops to -44% of stock; packing fed on itself.
+ * Counted in full, run + wait stays near what a worker would use alone. */
+#define PS_DEMAND_WAIT_WEIGHT 1.0
 /* From this saturation on, a thread runnable right now while PSI says
  * something waited is taken at a full PU (the "tasks queue" rule). */
 #define PS_DEMAND_QUEUE_SAT 0.5

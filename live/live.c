@@ -1070,12 +1070,13 @@ static int scan(struct ps_live *l, double dt)
 		}
 	}
 	l->sat = set_saturation(l);
-	/* utilization: run, and the wait only as far as the set was full */
+	/* utilization: run + wait in full (PS_DEMAND_WAIT_WEIGHT); the set's
+	 * fullness gates the "tasks queue" rule only */
 	for (i = 0; i < l->nthr_n; i++) {
 		struct thr *t = &l->nthr[i];
 
 		if (t->seen) {
-			t->util = ps_demand_update(t->util, t->dr, t->dw, dt, l->sat);
+			t->util = ps_demand_update(t->util, t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
 			/* runnable and not one ns of CPU over two samples in a row
 			 * on a full set: starved (its wait shows only when it
 			 * runs), a full PU of demand. One sample is not enough:
@@ -1089,7 +1090,7 @@ static int scan(struct ps_live *l, double dt)
 			double age = uptime - (double)t->start / (double)hz;
 
 			t->util = age > 0.01 ?
-				ps_demand_update(0, t->run_ns, t->wait_ns, age, l->sat) : 0;
+				ps_demand_update(0, t->run_ns, t->wait_ns, age, PS_DEMAND_WAIT_WEIGHT) : 0;
 		}
 	}
 	/* threads gone: their schedstat descriptors were not carried over */
