@@ -11,6 +11,9 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 # cairo is for the executable's pictures only; the library does not use it
 CAIRO_CFLAGS := $(shell pkg-config --cflags cairo)
 CAIRO_LIBS := $(shell pkg-config --libs cairo)
+# json-c reads the state files for status's text (cli only)
+JSONC_CFLAGS := $(shell pkg-config --cflags json-c)
+JSONC_LIBS := $(shell pkg-config --libs json-c)
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -45,6 +48,10 @@ $(B)/cli/plot.o: cli/plot.c $(wildcard include/ps/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CAIRO_CFLAGS) -c -o $@ $<
 
+$(B)/cli/status.o: cli/status.c $(wildcard include/ps/*.h cli/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(JSONC_CFLAGS) -c -o $@ $<
+
 $(B)/models_builtin.c: $(MODELS) tools/embed-models.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed-models.sh $@ $(MODELS)
@@ -57,7 +64,7 @@ $(B)/libpowersched.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(B)/powersched: $(CLI_OBJ) $(B)/libpowersched.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(LDLIBS_ALL)
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(JSONC_LIBS) $(LDLIBS_ALL)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/helpers.h $(B)/libpowersched.a
 	@mkdir -p $(dir $@)
@@ -80,7 +87,10 @@ cli-test: export LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
 cli-test: $(B)/powersched
 	sh tests/cli/run.sh $(B)/powersched
 	sh tests/cli/sim.sh $(B)/powersched
+	sh tests/cli/calibrate.sh $(B)/powersched
 	sh tests/cli/live.sh $(B)/powersched
+	sh tests/cli/user.sh $(B)/powersched
+	bash tests/cli/completion.sh $(B)/powersched
 
 # the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology
 vm-test: $(B)/powersched
@@ -92,10 +102,13 @@ bench: $(BENCH_BIN) $(B)/powersched
 
 # libFuzzer harnesses, built with clang against the library sources.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-Iinclude -Ilib -Isim $(PKG_CFLAGS)
+	-Iinclude -Ilib -Isim $(PKG_CFLAGS) $(JSONC_CFLAGS)
 $(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/models_builtin.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/models_builtin.c $(LDLIBS_ALL)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/models_builtin.c $(LDLIBS_ALL) $(JSONC_LIBS)
+
+# status's formatter is cli code: its harness includes it
+$(B)/fuzz/fuzz_status: cli/status.c cli/common.c cli/cli.h
 
 fuzz: $(FUZZ_BIN)
 

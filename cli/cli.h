@@ -3,6 +3,7 @@
 #ifndef PS_CLI_H
 #define PS_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "ps/policy.h"
@@ -22,13 +23,37 @@ void ps_json_str(FILE *f, const char *s);
 /* Load a topology/model/policy argument; print the error and return 2. */
 int ps_cli_topo(const char *spec, struct ps_topo **out);
 int ps_cli_model(const char *name, struct ps_model *m);
+/* A model's kinds against the topology: 0, or one line and PS_EXIT_USAGE. */
+int ps_cli_model_check(const char *name, const struct ps_model *m,
+		       const struct ps_topo *topo);
+/*
+ * The model of --model NAME, or with NAME NULL the shipped model that fits
+ * the topology (ps_model_pick(); @why then says why, else it is empty).
+ */
+int ps_cli_model_for(const char *name, const struct ps_topo *topo,
+		     struct ps_model *m, char *why, size_t whylen);
 int ps_cli_policy(const char *s, enum ps_policy *p);
+
+/* The state directory of root (run, daemon, status) */
+#define PS_SYSTEM_STATE_DIR "/run/powersched"
+
+/*
+ * The default state directory of this user: PS_SYSTEM_STATE_DIR for root;
+ * $XDG_RUNTIME_DIR/powersched for others, or /run/user/UID/powersched when
+ * the variable is unset and that directory is the user's, else
+ * /tmp/powersched-UID. With create, a user's directory is made 0700 and
+ * checked to be a directory of their own that no one else may write
+ * (error printed). Return: 0, 1 (error, printed); without create, -errno
+ * when it is missing or not such a directory (nothing printed).
+ */
+int ps_cli_state_dir(char *out, size_t len, int create);
 
 int ps_cmd_plan(int argc, char **argv);
 int ps_cmd_sim(int argc, char **argv);
 int ps_cmd_run(int argc, char **argv);
 int ps_cmd_daemon(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);
+int ps_cmd_calibrate(int argc, char **argv);
 
 struct ps_sim_result;
 /* Per-PU occupancy heatmap over power; .png or .svg by the name. */

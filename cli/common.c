@@ -4,7 +4,10 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -72,6 +75,84 @@ int ps_cli_policy(const char *s, enum ps_policy *p)
 	if (ps_policy_parse(s, p)) {
 		ps_err("unknown policy '%s' (performance, power or auto)", s);
 		return PS_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int ps_cli_model_check(const char *name, const struct ps_model *m,
+		       const struct ps_topo *topo)
+{
+	char err[256];
+
+	if (!ps_model_check(m, topo, err, sizeof(err)))
+		return PS_EXIT_OK;
+	ps_err("model '%s': %s", name, err);
+	return PS_EXIT_USAGE;
+}
+
+int ps_cli_model_for(const char *name, const struct ps_topo *topo,
+		     struct ps_model *m, char *why, size_t whylen)
+{
+	int rc;
+
+	why[0] = '\0';
+	if (!name)
+		name = ps_model_pick(topo, why, whylen);
+	rc = ps_cli_model(name, m);
+	if (!rc)
+		rc = ps_cli_model_check(name, m, topo);
+	return rc;
+}
+
+/* a directory of uid's own that no one else may write into */
+static int own_private_dir(const char *path, uid_t uid)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != uid || (st.st_mode & 022))
+		return -EPERM;
+	return 0;
+}
+
+int ps_cli_state_dir(char *out, size_t len, int create)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	uid_t uid = geteuid();
+	char run_user[64];
+	struct stat st;
+	int r;
+
+	if (!uid) {
+		snprintf(out, len, "%s", PS_SYSTEM_STATE_DIR);
+		return 0;
+	}
+	snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned)uid);
+	/* the spec: a relative XDG_RUNTIME_DIR is to be ignored */
+	if (xdg && xdg[0] == '/')
+		snprintf(out, len, "%s/powersched", xdg);
+	else if (!own_private_dir(run_user, uid))
+		snprintf(out, len, "%s/powersched", run_user);
+	else
+		snprintf(out, len, "/tmp/powersched-%u", (unsigned)uid);
+	if (!create)
+		return own_private_dir(out, uid);
+	if (mkdir(out, 0700) && errno != EEXIST) {
+		ps_err("cannot create the state directory %s: %s", out, strerror(errno));
+		return 1;
+	}
+	r = own_private_dir(out, uid);
+	if (r == -EPERM && !lstat(out, &st)) {
+		ps_err("state directory %s is not yours alone (owner uid %u, mode %04o): "
+		       "not used", out, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return 1;
+	}
+	if (r) {
+		ps_err("state directory %s: %s", out, strerror(-r));
+		return 1;
 	}
 	return 0;
 }

@@ -27,6 +27,7 @@ static void usage(FILE *f)
 	      " run      run a command confined to the CPUs the policy picks\n"
 	      " daemon   manage the eligible threads of the whole system\n"
 	      " status   what the running run and daemon instances are doing\n"
+	      " calibrate  measure this machine with RAPL and fit a power model\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help     display this help\n"
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
 		return ps_cmd_daemon(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status"))
 		return ps_cmd_status(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "calibrate"))
+		return ps_cmd_calibrate(argc - 1, argv + 1);
 	ps_err("unknown command '%s' (see powersched --help)", argv[1]);
 	return PS_EXIT_USAGE;
 }

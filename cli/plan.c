@@ -37,7 +37,8 @@ static void usage(FILE *f)
 	      " -p, --policy POLICY    performance, power or auto\n"
 	      " -t, --topology TOPO    hwloc synthetic description (\"pack:2 core:8 pu:2\")\n"
 	      "                        or lstopo XML file; default: this machine\n"
-	      " -m, --model MODEL      power model file or built-in name (default: generic)\n"
+	      " -m, --model MODEL      power model file or built-in name (default: the\n"
+	      "                        shipped model that fits the topology, else generic)\n"
 	      "     --sysfs-root DIR   where auto reads power_supply and platform_profile\n"
 	      "                        (default: /)\n"
 	      " -j, --json             print JSON\n"
@@ -55,7 +56,11 @@ static int plan_make(const struct ps_topo *topo, const struct ps_model *m,
 		     int n, struct plan *p)
 {
 	enum ps_policy pol = req;
+	struct ps_policy_params params;
 	int r;
+
+	ps_policy_params_default(&params);
+	params.model = m;
 
 	p->requested = req;
 	p->why[0] = '\0';
@@ -63,7 +68,7 @@ static int plan_make(const struct ps_topo *topo, const struct ps_model *m,
 		ps_source_resolve(root, &pol, p->why, sizeof(p->why));
 	r = ps_decision_init(&p->d, topo, n);
 	if (!r)
-		r = ps_policy_decide(topo, pol, util, n, NULL, NULL, &p->d);
+		r = ps_policy_decide(topo, pol, util, n, &params, NULL, &p->d);
 	if (!r)
 		r = ps_power_eval(topo, m, p->d.pu_load, NULL, &p->pw);
 	return r;
@@ -217,7 +222,7 @@ static int print_text(const struct ps_topo *topo, const struct ps_model *m,
 		if (p->d.policy == PS_POLICY_PERFORMANCE)
 			continue;
 		printf("%s vs performance: power %+.1f%% (%.1f W %s), throughput %+.1f%%, "
-		       "energy/work %+.1f%%%s\n",
+		       "energy/work %+.1f%%%s; placement: %s\n",
 		       p->requested == PS_POLICY_AUTO ? "auto" : ps_policy_name(p->d.policy),
 		       pct(p->pw.power_w, perf->pw.power_w),
 		       p->pw.power_w <= perf->pw.power_w ?
@@ -226,7 +231,8 @@ static int print_text(const struct ps_topo *topo, const struct ps_model *m,
 		       p->pw.power_w <= perf->pw.power_w ? "saved" : "more",
 		       pct(p->pw.throughput, perf->pw.throughput),
 		       pct(p->pw.energy_per_work, perf->pw.energy_per_work),
-		       p->d.overloaded ? " (load exceeds the machine at target fill: all PUs used)" : "");
+		       p->d.overloaded ? " (load exceeds the machine at target fill: all PUs used)" : "",
+		       ps_cand_name(p->d.chosen));
 	}
 	printf("(1 unit of work = one task running for 1 s alone on a core; "
 	       "throughput 1.0 = every task at full speed)\n");
@@ -285,7 +291,9 @@ static int print_json_plan(const struct ps_topo *topo, const struct plan *p,
 		if (p->d.total[l])
 			printf("%s\"%s\":{\"active\":%d,\"total\":%d}", comma++ ? "," : "",
 			       ps_level_name(l), p->d.active[l], p->d.total[l]);
-	printf("},\"overloaded\":%s,\"power_w\":%.4f,\"throughput\":%.6f,"
+	printf("},\"placement\":");
+	ps_json_str(stdout, ps_cand_name(p->d.chosen));
+	printf(",\"overloaded\":%s,\"power_w\":%.4f,\"throughput\":%.6f,"
 	       "\"work\":%.6f,\"demand\":%.6f,\"energy_per_work\":%.6f,"
 	       "\"vs_performance\":{\"power_pct\":%.3f,\"throughput_pct\":%.3f,"
 	       "\"energy_per_work_pct\":%.3f}}",
@@ -312,13 +320,14 @@ int ps_cmd_plan(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *load = NULL, *policy = NULL, *tspec = NULL;
-	const char *model = "generic", *root = "/";
+	const char *model = NULL, *root = "/";
 	struct plan plans[3], perf;
 	enum ps_policy reqs[3] = { PS_POLICY_PERFORMANCE, PS_POLICY_POWER,
 				   PS_POLICY_AUTO };
 	struct ps_topo *topo = NULL;
 	struct ps_model m;
 	double *util = NULL;
+	char picked[128] = "";
 	int json = 0, np = 3, n = 0, c, r, k, rc = PS_EXIT_OK;
 	char err[256];
 
@@ -358,9 +367,9 @@ int ps_cmd_plan(int argc, char **argv)
 		ps_err("%s", r == -ENOMEM ? "load: out of memory" : err);
 		return r == -ENOMEM ? PS_EXIT_FAIL : PS_EXIT_USAGE;
 	}
-	rc = ps_cli_model(model, &m);
+	rc = ps_cli_topo(tspec, &topo);
 	if (!rc)
-		rc = ps_cli_topo(tspec, &topo);
+		rc = ps_cli_model_for(model, topo, &m, picked, sizeof(picked));
 	if (rc)
 		goto out;
 	ps_topo_set_smt_gain(topo, m.smt_gain);
@@ -371,6 +380,8 @@ int ps_cmd_plan(int argc, char **argv)
 		if (plan_make(topo, &m, reqs[k], root, util, n, &plans[k]))
 			goto fail;
 	if (!json) {
+		if (picked[0])
+			printf("model %s picked: %s (--model to choose)\n", m.name, picked);
 		if (print_text(topo, &m, plans, np, &perf, util, n))
 			goto fail;
 	} else if (np == 1) {

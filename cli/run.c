@@ -1,30 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * DOC: powersched run, daemon and status
+ * DOC: powersched run and daemon
  *
  * run: start CMD in a cgroup of ours (or under affinity), manage it and its
  * descendants, pass INT, TERM, HUP, QUIT, USR1 and USR2 on, exit with its
  * status, print a summary. daemon: manage the eligible threads of the
  * system, reload the config on SIGHUP, put everything back on TERM or INT.
  * Signals are taken synchronously (sigtimedwait), so no handler runs at an
- * awkward moment. status: read the state files.
+ * awkward moment. status is in status.c.
  */
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "ps/liveconf.h"
 #include "ps/livectl.h"
 #include "ps/sim.h"
 
-#define MAX_LIST 64
 
 struct opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
@@ -58,13 +59,24 @@ static void usage_run(FILE *f)
 	      "passed on; exits with CMD's status and prints a summary on stderr.\n"
 	      "Everything is put back as it was when it ends.\n"
 	      "\n"
+	      "As an ordinary user it needs no privilege: it confines the user's own\n"
+	      "processes with sched_setaffinity (a user may not make cgroups under the\n"
+	      "root cgroup, and systemd's user manager does not delegate cpuset), and\n"
+	      "keeps its journal in $XDG_RUNTIME_DIR/powersched, made 0700 (without\n"
+	      "the variable: /run/user/UID/powersched if /run/user/UID is the user's,\n"
+	      "else /tmp/powersched-UID); a directory there that is not the user's\n"
+	      "own, or that others may write, is refused. The user's next run puts\n"
+	      "back what a killed run of theirs left.\n"
+	      "\n"
 	      "Options:\n"
 	      " -p, --policy P        performance, power or auto (default: auto)\n"
 	      " -i, --interval D      decision interval (default 500ms)\n"
-	      " -b, --backend B       cgroup (v2 cpuset), affinity, or auto (default)\n"
+	      " -b, --backend B       cgroup (v2 cpuset, root only), affinity, or auto\n"
+	      "                       (default: cgroup when usable, affinity for a user)\n"
 	      " -m, --model MODEL     power model for modeled energy (default: generic)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
-	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --state-dir DIR   journal and state files (default /run/powersched\n"
+	      "                       for root, $XDG_RUNTIME_DIR/powersched for a user)\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      "                       (default /; a host's /sys mounted elsewhere)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -90,7 +102,8 @@ static void usage_daemon(FILE *f)
 	      " -p, --policy P        overrides the config's policy\n"
 	      " -i, --interval D      overrides the config's interval\n"
 	      " -m, --model MODEL     power model (default: generic)\n"
-	      "     --state-dir DIR   journal and state files (default /run/powersched)\n"
+	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
+	      "                       a user's: as for run)\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -100,113 +113,37 @@ static void usage_daemon(FILE *f)
 	      "\n"
 	      "Config lines: policy P | interval D | max-changes N |\n"
 	      "  include-comm NAME... | exclude-comm NAME... |\n"
-	      "  include-cgroup PATH... | exclude-cgroup PATH...\n",
+	      "  include-cgroup PATH... | exclude-cgroup PATH... |\n"
+	      "  exclude-containers yes|no (default yes)\n",
 	      f);
 }
 
-/* ---- config file ---- */
+/* ---- config file (parsed by the library: ps_live_conf_parse) ---- */
 
-struct dconf {
-	char policy[32], interval[32], max_changes[16];
-	char *inc[MAX_LIST + 1], *exc[MAX_LIST + 1], *incg[MAX_LIST + 1], *excg[MAX_LIST + 1];
-	int ninc, nexc, nincg, nexcg;
-	char buf[16384];
-};
-
-static int add_words(char *rest, char **list, int *n, const char *path, int lineno)
+static int read_config(const char *path, int must_exist, struct ps_live_conf *c)
 {
-	char *w, *save = NULL;
+	static char text[PS_LIVE_CONF_MAX + 2];
+	char err[300];
+	ssize_t n;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	for (w = strtok_r(rest, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		if (*n >= MAX_LIST) {
-			ps_err("config '%s' line %d: more than %d names", path, lineno, MAX_LIST);
-			return -1;
-		}
-		list[(*n)++] = w;
-		list[*n] = NULL;
-	}
-	return 0;
-}
-
-/* cgroup paths are absolute, as in /proc/PID/cgroup ("/system.slice") */
-static int cgroup_paths(char *const *list, const char *path, int lineno)
-{
-	for (; *list; list++)
-		if ((*list)[0] != '/') {
-			ps_err("config '%s' line %d: cgroup path '%s' does not start with /",
-			       path, lineno, *list);
-			return -1;
-		}
-	return 0;
-}
-
-static int read_config(const char *path, int must_exist, struct dconf *c)
-{
-	FILE *f = fopen(path, "re");
-	char *line, *save = NULL, *key, *rest;
-	size_t n;
-	int lineno = 0;
-
-	memset(c, 0, sizeof(*c));
-	if (!f) {
-		if (!must_exist && errno == ENOENT)
+	if (fd < 0) {
+		if (!must_exist && errno == ENOENT) {
+			ps_live_conf_parse("", 0, c, err, sizeof(err));
 			return 0;
+		}
 		ps_err("config '%s': %s", path, strerror(errno));
 		return PS_EXIT_USAGE;
 	}
-	n = fread(c->buf, 1, sizeof(c->buf) - 1, f);
-	fclose(f);
-	c->buf[n] = '\0';
-	for (line = strtok_r(c->buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *hash = strchr(line, '#');
-		double d;
-		enum ps_policy p;
-
-		lineno++;
-		if (hash)
-			*hash = '\0';
-		key = line + strspn(line, " \t");
-		if (!*key)
-			continue;
-		rest = key + strcspn(key, " \t");
-		if (*rest)
-			*rest++ = '\0';
-		rest += strspn(rest, " \t");
-		if (!strcmp(key, "policy") || !strcmp(key, "interval") ||
-		    !strcmp(key, "max-changes"))
-			rest[strcspn(rest, " \t")] = '\0'; /* one word */
-		if (!strcmp(key, "policy")) {
-			if (ps_policy_parse(rest, &p)) {
-				ps_err("config '%s' line %d: unknown policy '%s'", path, lineno, rest);
-				return PS_EXIT_USAGE;
-			}
-			snprintf(c->policy, sizeof(c->policy), "%s", rest);
-		} else if (!strcmp(key, "interval")) {
-			if (ps_duration_parse(rest, &d)) {
-				ps_err("config '%s' line %d: bad interval '%s'", path, lineno, rest);
-				return PS_EXIT_USAGE;
-			}
-			snprintf(c->interval, sizeof(c->interval), "%s", rest);
-		} else if (!strcmp(key, "max-changes")) {
-			snprintf(c->max_changes, sizeof(c->max_changes), "%s", rest);
-		} else if (!strcmp(key, "include-comm")) {
-			if (add_words(rest, c->inc, &c->ninc, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "exclude-comm")) {
-			if (add_words(rest, c->exc, &c->nexc, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "include-cgroup")) {
-			if (add_words(rest, c->incg, &c->nincg, path, lineno) ||
-			    cgroup_paths(c->incg, path, lineno))
-				return PS_EXIT_USAGE;
-		} else if (!strcmp(key, "exclude-cgroup")) {
-			if (add_words(rest, c->excg, &c->nexcg, path, lineno) ||
-			    cgroup_paths(c->excg, path, lineno))
-				return PS_EXIT_USAGE;
-		} else {
-			ps_err("config '%s' line %d: unknown setting '%s'", path, lineno, key);
-			return PS_EXIT_USAGE;
-		}
+	/* one byte more than the most allowed: a longer file is refused,
+	 * not cut */
+	while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (ps_live_conf_parse(text, len, c, err, sizeof(err))) {
+		ps_err("config '%s'%s %s", path, strncmp(err, "line ", 5) ? ":" : "", err);
+		return PS_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -228,8 +165,10 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 		ps_err("interval '%s' is not a time from 10ms to 1h", o->interval);
 		return PS_EXIT_USAGE;
 	}
+	/* a user may not make cgroups under the root cgroup, and systemd's
+	 * user manager does not delegate cpuset (252: pids memory cpu) */
 	if (!o->backend || !strcmp(o->backend, "auto"))
-		cfg->backend = PS_BACKEND_AUTO;
+		cfg->backend = geteuid() ? PS_BACKEND_AFFINITY : PS_BACKEND_AUTO;
 	else if (!strcmp(o->backend, "cgroup"))
 		cfg->backend = PS_BACKEND_CGROUP;
 	else if (!strcmp(o->backend, "affinity"))
@@ -254,7 +193,15 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 	cfg->model = m;
 	cfg->root = "/";
 	cfg->sysfs_root = o->sysfs_root;
-	cfg->state_dir = o->state_dir ? o->state_dir : "/run/powersched";
+	if (o->state_dir) {
+		cfg->state_dir = o->state_dir;
+	} else {
+		static char dir[1024];
+
+		if (ps_cli_state_dir(dir, sizeof(dir), 1))
+			return PS_EXIT_FAIL;
+		cfg->state_dir = dir;
+	}
 	cfg->dry_run = o->dry_run;
 	cfg->verbose = o->verbose;
 	return 0;
@@ -271,21 +218,49 @@ static int open_live(struct ps_live_cfg *cfg, struct ps_live **l)
 	return 0;
 }
 
+/* the dispositions ignore_sync_signals() changed, for the child */
+static struct sigaction old_pipe, old_xfsz;
+
+/*
+ * Every signal whose default is to end the process is taken (and passed on
+ * or acted on) or ignored: powersched must never die with masks and
+ * cgroups left behind. SIGPIPE and SIGXFSZ come from our own writes (a
+ * closed stderr pipe, a file limit): ignored, the write fails instead.
+ */
 static void block_signals(sigset_t *set, sigset_t *old)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
+		SIGCHLD, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU,
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	struct sigaction ign;
+	size_t i;
+	int s;
+
 	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	sigaddset(set, SIGQUIT);
-	sigaddset(set, SIGUSR1);
-	sigaddset(set, SIGUSR2);
-	sigaddset(set, SIGCHLD);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
 	sigprocmask(SIG_BLOCK, set, old);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGXFSZ, &ign, &old_xfsz);
+}
+
+/* in the child: the signal state powersched was started with */
+static void restore_signals(const sigset_t *old)
+{
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* Wait up to secs for a signal; 0 on timeout. */
-static int wait_signal(const sigset_t *set, double secs)
+static int wait_signal(const sigset_t *set, double secs, siginfo_t *si)
 {
 	struct timespec ts;
 	int s;
@@ -294,7 +269,8 @@ static int wait_signal(const sigset_t *set, double secs)
 		secs = 0;
 	ts.tv_sec = (time_t)secs;
 	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	s = sigtimedwait(set, NULL, &ts);
+	memset(si, 0, sizeof(*si));
+	s = sigtimedwait(set, si, &ts);
 	return s < 0 ? 0 : s;
 }
 
@@ -313,19 +289,18 @@ static const struct option live_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "foreground", no_argument, NULL, 'f' },
-	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
-		      void (*usage)(FILE *), int *json)
+		      void (*usage)(FILE *))
 {
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:i:b:m:c:nqvfjh", live_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:i:b:m:c:nqvfh", live_opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'i': o->interval = optarg; break;
@@ -339,14 +314,8 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'f': o->foreground = 1; break;
-		case 'j':
-			if (!json)
-				goto bad;
-			*json = 1;
-			break;
 		case 'h': usage(stdout); return -1;
 		default:
-		bad:
 			fprintf(stderr, "Try 'powersched %s --help'.\n", cmd);
 			return PS_EXIT_USAGE;
 		}
@@ -361,14 +330,15 @@ int ps_cmd_run(int argc, char **argv)
 	struct ps_live_summary sum;
 	struct ps_model m;
 	struct ps_live *l = NULL;
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	char procs[1024];
 	sigset_t set, old;
+	siginfo_t si;
 	pid_t pid;
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
 
-	r = parse_opts(argc, argv, &o, "run", usage_run, NULL);
+	r = parse_opts(argc, argv, &o, "run", usage_run);
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
 	if (optind >= argc) {
@@ -381,11 +351,14 @@ int ps_cmd_run(int argc, char **argv)
 	cfg.name = "run";
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
+	block_signals(&set, &old);
 	r = open_live(&cfg, &l);
 	if (r)
 		return r;
 	ps_live_prepare_child(l, procs, sizeof(procs));
-	block_signals(&set, &old);
+	/* orphans of CMD's tree (a double fork) become our children, so they
+	 * stay in the managed tree and are put back at the end */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	t0 = now_s();
 	pid = fork();
 	if (pid < 0) {
@@ -405,7 +378,8 @@ int ps_cmd_run(int argc, char **argv)
 				fclose(f);
 			}
 		}
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		restore_signals(&old);
 		ps_live_child_reset(l);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "powersched: run: cannot run '%s': %s\n", argv[optind],
@@ -415,14 +389,28 @@ int ps_cmd_run(int argc, char **argv)
 	ps_live_set_child(l, pid);
 	next = now_s() + cfg.interval_s;
 	while (!exited) {
-		sig = wait_signal(&set, next - now_s());
+		sig = wait_signal(&set, next - now_s(), &si);
 		if (sig == SIGCHLD) {
-			if (wait4(pid, &status, WNOHANG, &ru) == pid)
-				exited = 1;
+			pid_t w;
+			int st;
+			struct rusage r1;
+
+			/* the command, and orphans of its tree we adopted */
+			while ((w = wait4(-1, &st, WNOHANG, &r1)) > 0)
+				if (w == pid) {
+					status = st;
+					ru = r1;
+					exited = 1;
+				}
 			continue;
 		}
 		if (sig) {
-			kill(pid, sig); /* passed on */
+			/* the terminal sends INT, QUIT and HUP to the whole
+			 * foreground group, the command too (SI_KERNEL): not
+			 * a second time from us */
+			if (!(si.si_code == SI_KERNEL &&
+			      (sig == SIGINT || sig == SIGQUIT || sig == SIGHUP)))
+				kill(pid, sig); /* passed on */
 			continue;
 		}
 		r = ps_live_step(l, now_s());
@@ -445,14 +433,28 @@ int ps_cmd_run(int argc, char **argv)
 		sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
 		sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
 		sum.mean_cores, sum.mask_changes);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
+	if (WIFSIGNALED(status)) {
+		/* die of the same signal (a shell loop stops on Ctrl-C),
+		 * without a core of our own */
+		struct rlimit nocore = { 0, 0 };
+		sigset_t one;
+
+		sig = WTERMSIG(status);
+		fflush(NULL);
+		setrlimit(RLIMIT_CORE, &nocore);
+		signal(sig, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+		return 128 + sig;
+	}
 	return WEXITSTATUS(status);
 }
 
 /* ---- daemon ---- */
 
-static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg *cfg,
+static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_live_cfg *cfg,
 		      struct ps_model *m)
 {
 	const char *path = o->config ? o->config : "/etc/powersched/daemon.conf";
@@ -477,21 +479,23 @@ static int daemon_cfg(const struct opts *o, struct dconf *dc, struct ps_live_cfg
 	cfg->exclude_comm = (const char *const *)dc->exc;
 	cfg->include_cgroup = (const char *const *)dc->incg;
 	cfg->exclude_cgroup = (const char *const *)dc->excg;
+	cfg->exclude_containers = dc->exclude_containers;
 	return 0;
 }
 
 int ps_cmd_daemon(int argc, char **argv)
 {
-	static struct dconf dc[2];
+	static struct ps_live_conf dc[2];
 	struct opts o;
 	struct ps_live_cfg cfg, ncfg;
 	struct ps_model m[2];
 	struct ps_live *l = NULL;
 	sigset_t set, old;
+	siginfo_t si;
 	int r, cur = 0, sig, stop = 0;
 	double next;
 
-	r = parse_opts(argc, argv, &o, "daemon", usage_daemon, NULL);
+	r = parse_opts(argc, argv, &o, "daemon", usage_daemon);
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
 	if (optind < argc) {
@@ -510,7 +514,7 @@ int ps_cmd_daemon(int argc, char **argv)
 	log_line(&o.quiet, "daemon started");
 	next = now_s();
 	while (!stop) {
-		sig = wait_signal(&set, next - now_s());
+		sig = wait_signal(&set, next - now_s(), &si);
 		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
 			stop = 1;
 		} else if (sig == SIGHUP) {
@@ -537,115 +541,5 @@ int ps_cmd_daemon(int argc, char **argv)
 	}
 	ps_live_close(l);
 	log_line(&o.quiet, "daemon stopped, every mask put back");
-	return PS_EXIT_OK;
-}
-
-/* ---- status ---- */
-
-static void usage_status(FILE *f)
-{
-	fputs("Usage:\n"
-	      " powersched status [--json] [--state-dir DIR]\n"
-	      "\n"
-	      "What each running powersched (run or daemon) is doing: the resolved\n"
-	      "policy and why, the allowed set, the load per package, the last\n"
-	      "decisions.\n",
-	      f);
-}
-
-/* The raw JSON value of "key" in a flat object (numbers, strings, arrays). */
-static int json_raw(const char *buf, const char *key, char *out, size_t len)
-{
-	char pat[64];
-	const char *p, *e;
-	int depth = 0;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	p = strstr(buf, pat);
-	if (!p)
-		return -1;
-	p += strlen(pat);
-	for (e = p; *e; e++) {
-		if (*e == '"' && (e == p || depth)) {
-			e = strchr(e + 1, '"');
-			if (!e)
-				return -1;
-			if (!depth) {
-				e++;
-				break;
-			}
-		} else if (*e == '[' || *e == '{') {
-			depth++;
-		} else if (*e == ']' || *e == '}') {
-			if (!depth)
-				break;
-			if (!--depth) {
-				e++;
-				break;
-			}
-		} else if (*e == ',' && !depth) {
-			break;
-		}
-	}
-	snprintf(out, len, "%.*s", (int)(e - p), p);
-	return 0;
-}
-
-int ps_cmd_status(int argc, char **argv)
-{
-	struct opts o;
-	char path[1024], buf[16384], v[4096];
-	struct dirent *de;
-	DIR *d;
-	int r, json = 0, n = 0;
-	static const char *const keys[] = { "name", "pid", "policy", "requested", "why",
-		"backend", "allowed", "online", "threads", "demand", "mask_changes",
-		"energy_j", "energy", "load_per_package", "recent", NULL };
-
-	r = parse_opts(argc, argv, &o, "status", usage_status, &json);
-	if (r)
-		return r < 0 ? PS_EXIT_OK : r;
-	if (optind < argc) {
-		ps_err("status: unexpected argument '%s'", argv[optind]);
-		return PS_EXIT_USAGE;
-	}
-	if (!o.state_dir)
-		o.state_dir = "/run/powersched";
-	d = opendir(o.state_dir);
-	if (json)
-		printf("[");
-	while (d && (de = readdir(d))) {
-		FILE *f;
-		size_t len;
-
-		if (strncmp(de->d_name, "state.", 6) || !strstr(de->d_name, ".json") ||
-		    strstr(de->d_name, ".tmp"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", o.state_dir, de->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		if (json) {
-			printf("%s%s", n ? "," : "", buf);
-		} else {
-			int k;
-
-			printf("%s", n ? "\n" : "");
-			for (k = 0; keys[k]; k++)
-				if (!json_raw(buf, keys[k], v, sizeof(v)))
-					printf("%-17s %s\n", keys[k], v);
-		}
-		n++;
-	}
-	if (d)
-		closedir(d);
-	if (json)
-		printf("]\n");
-	else if (!n)
-		printf("no powersched is running (no state in %s)\n", o.state_dir);
 	return PS_EXIT_OK;
 }

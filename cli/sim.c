@@ -39,7 +39,8 @@ static void usage(FILE *f)
 	      " -t, --topology TOPO    synthetic description or lstopo XML (default: this machine)\n"
 	      " -d, --duration D       simulated time: 10s, 500ms, 1h (default 10s)\n"
 	      " -s, --seed S           random seed (default 1)\n"
-	      " -m, --model MODEL      power model file or built-in name (default: generic)\n"
+	      " -m, --model MODEL      power model file or built-in name (default: the\n"
+	      "                        shipped model that fits the topology, else generic)\n"
 	      " -i, --interval D       policy interval (default 100ms)\n"
 	      "     --snapshot T       time of the per-CPU table (default: the end)\n"
 	      "     --plot FILE        picture: FILE.png or FILE.svg (cairo)\n"
@@ -253,7 +254,7 @@ int ps_cmd_sim(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *wspec = NULL, *policy = NULL, *tspec = NULL, *model = "generic";
+	const char *wspec = NULL, *policy = NULL, *tspec = NULL, *model = NULL;
 	const char *root = "/", *plot = NULL, *dspec = "10s", *ispec = "100ms";
 	const char *snapspec = NULL;
 	char *compare = NULL, *names[MAX_COMPARE], err[320], *end;
@@ -262,6 +263,7 @@ int ps_cmd_sim(int argc, char **argv)
 	struct ps_workload wl;
 	struct ps_topo *topo = NULL;
 	struct ps_model m;
+	char picked[128] = "";
 	unsigned long long seed = 1;
 	int json = 0, n = 1, k, c, rc = 0, base = 0, have_wl = 0;
 	double dur, iv, snap = -1;
@@ -365,9 +367,9 @@ int ps_cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	have_wl = 1;
-	rc = ps_cli_model(model, &m);
+	rc = ps_cli_topo(tspec, &topo);
 	if (!rc)
-		rc = ps_cli_topo(tspec, &topo);
+		rc = ps_cli_model_for(model, topo, &m, picked, sizeof(picked));
 	if (rc)
 		goto out;
 	ps_topo_set_smt_gain(topo, m.smt_gain);
@@ -426,6 +428,8 @@ int ps_cmd_sim(int argc, char **argv)
 		}
 		printf("}\n");
 	} else {
+		if (picked[0])
+			printf("model %s picked: %s (--model to choose)\n", m.name, picked);
 		printf("sim: topology %s (%d PUs), workload %s, model %s, %.3g s, seed %llu\n",
 		       topo->desc, topo->nr_pus, wspec, m.name, dur, seed);
 		if (n == 1) {

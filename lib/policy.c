@@ -3,9 +3,11 @@
  * DOC: the one knob
  *
  * Pure functions: the same decision for the same input, no I/O. One decision
- * costs O(T + T log P) for T tasks on P PUs: tasks are radix-sorted on a
- * 16-bit key of their utilization, and a segment tree over the PUs (in spread
- * or pack order) finds the least loaded PU, or the first bin a task fits.
+ * costs O(T + T log P) for T tasks on P PUs per candidate placement: tasks
+ * are radix-sorted on a 16-bit key of their utilization, a tournament tree
+ * over the PUs (in spread order) finds the least loaded PU, block maxima
+ * (in a candidate's order) the first bin a task fits; each candidate is
+ * priced by ps_power_eval(), O(P + domains).
  */
 #include <errno.h>
 #include <math.h>
@@ -14,10 +16,13 @@
 
 #include "ps/policy.h"
 
+#define PS_NR_XORD 5
+
 void ps_policy_params_default(struct ps_policy_params *p)
 {
 	p->target_fill = PS_DEFAULT_TARGET_FILL;
 	p->shrink_after = PS_DEFAULT_SHRINK_AFTER;
+	p->model = NULL;
 }
 
 int ps_policy_parse(const char *s, enum ps_policy *out)
@@ -45,10 +50,58 @@ const char *ps_policy_name(enum ps_policy p)
 	return "?";
 }
 
+/* The orders candidates walk; kinds' orders are the pack order by kind. */
+enum { XO_PACK, XO_FILL, XO_SPREAD, XO_EFF, XO_PERFK };
+
+static void kind_order(const struct ps_topo *t, int efficient_first, int *out)
+{
+	int n = 0, k, i;
+
+	for (k = 0; k < t->nr_kinds; k++) {
+		int want = efficient_first ? k : t->nr_kinds - 1 - k;
+
+		for (i = 0; i < t->nr_pus; i++)
+			if (t->pus[t->pack_order[i]].kind == want)
+				out[n++] = t->pack_order[i];
+	}
+}
+
+static void build_xorders(const struct ps_topo *t, int *ord, int *rank)
+{
+	int n = t->nr_pus, o, i;
+
+	memcpy(ord + XO_PACK * n, t->pack_order, sizeof(int) * n);
+	memcpy(ord + XO_FILL * n, t->fill_order, sizeof(int) * n);
+	memcpy(ord + XO_SPREAD * n, t->spread_order, sizeof(int) * n);
+	kind_order(t, 1, ord + XO_EFF * n);
+	kind_order(t, 0, ord + XO_PERFK * n);
+	for (o = 0; o < PS_NR_XORD; o++)
+		for (i = 0; i < n; i++)
+			rank[o * n + ord[o * n + i]] = i;
+}
+
+static const char *const cand_names[PS_CAND_COUNT] = {
+	[PS_CAND_PACK] = "pack",
+	[PS_CAND_FILL] = "siblings-first",
+	[PS_CAND_SPREAD] = "spread-packed",
+	[PS_CAND_EFF] = "efficient-first",
+	[PS_CAND_PERF_KIND] = "performant-first",
+	[PS_CAND_ONE_PACK] = "one-per-pu",
+	[PS_CAND_ONE_EFF] = "one-per-pu-efficient",
+	[PS_CAND_PERFORMANCE] = "performance",
+};
+
+const char *ps_cand_name(int cand)
+{
+	if (cand < 0 || cand >= PS_CAND_COUNT)
+		return "?";
+	return cand_names[cand];
+}
+
 int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
 		     int max_tasks)
 {
-	int n = topo->nr_pus, s = 1;
+	int n = topo->nr_pus, s = 1, i;
 
 	if (max_tasks < 0)
 		return -EINVAL;
@@ -65,10 +118,24 @@ int ps_decision_init(struct ps_decision *d, const struct ps_topo *topo,
 	d->seg_ = calloc(2 * s, sizeof(double));
 	d->key_ = calloc(max_tasks + 1, sizeof(unsigned short));
 	d->win_ = calloc(2 * s, sizeof(int));
+	d->ctask_ = calloc(max_tasks + 1, sizeof(int));
+	d->cload_ = calloc(n, sizeof(double));
+	d->cap_ = calloc(n, sizeof(double));
+	d->xord_ = calloc((size_t)PS_NR_XORD * n, sizeof(int));
+	d->xrank_ = calloc((size_t)PS_NR_XORD * n, sizeof(int));
+	d->clo_ = calloc(2 * (size_t)n + 1, sizeof(int));
 	if (!d->task_pu || !d->order_ || !d->tmp_ || !d->pu_load ||
-	    !d->allowed || !d->seg_ || !d->key_ || !d->win_) {
+	    !d->allowed || !d->seg_ || !d->key_ || !d->win_ || !d->ctask_ ||
+	    !d->cload_ || !d->cap_ || !d->xord_ || !d->xrank_ || !d->clo_) {
 		ps_decision_fini(d);
 		return -ENOMEM;
+	}
+	build_xorders(topo, d->xord_, d->xrank_);
+	for (i = 0; i < n; i++) {
+		int k = topo->pus[i].nr_siblings;
+
+		d->clo_[i] = k > 1 ? topo->doms[topo->pus[i].dom].pu_lo : i;
+		d->clo_[n + i] = k > 1 ? k : 1;
 	}
 	return 0;
 }
@@ -83,6 +150,12 @@ void ps_decision_fini(struct ps_decision *d)
 	free(d->seg_);
 	free(d->key_);
 	free(d->win_);
+	free(d->ctask_);
+	free(d->cload_);
+	free(d->cap_);
+	free(d->xord_);
+	free(d->xrank_);
+	free(d->clo_);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -123,49 +196,129 @@ static inline double max2(double a, double b)
 	return a > b ? a : b;
 }
 
-/* A max segment tree over ranks: seg[s + rank] is a leaf, seg[1] the root. */
-static void seg_set(double *seg, int s, int leaf, double v)
+/*
+ * First fit over ranks: block maxima with a fanout of 32. Level 0 holds a
+ * value per rank, each level above the maximum of 32 entries below; the top
+ * level has at most 32. A query scans the top level for the first entry
+ * >= x and then one block of 32 per level down; an update recomputes one
+ * block per level, and stops where a maximum did not change. Short linear
+ * scans of adjacent doubles beat a binary tree's chain of dependent loads.
+ */
+#define FF_FAN 32
+#define FF_MAX_LEVELS 8
+
+struct ff {
+	double *lv[FF_MAX_LEVELS];
+	int size[FF_MAX_LEVELS];
+	int nl;
+};
+
+/* Maximum of v[lo, hi): four chains, not one long one. */
+static double block_max(const double *v, int lo, int hi)
 {
-	int i = s + leaf;
+	double m0 = -INFINITY, m1 = -INFINITY, m2 = -INFINITY, m3 = -INFINITY;
+	int j;
 
-	seg[i] = v;
-	for (i >>= 1; i >= 1; i >>= 1) {
-		double m = max2(seg[2 * i], seg[2 * i + 1]);
+	for (j = lo; j + 4 <= hi; j += 4) {
+		m0 = max2(m0, v[j]);
+		m1 = max2(m1, v[j + 1]);
+		m2 = max2(m2, v[j + 2]);
+		m3 = max2(m3, v[j + 3]);
+	}
+	for (; j < hi; j++)
+		m0 = max2(m0, v[j]);
+	return max2(max2(m0, m1), max2(m2, m3));
+}
 
-		if (seg[i] == m)
-			break; /* nothing above changes */
-		seg[i] = m;
+/* Lay the levels out in @mem (room for 2 * nrank + 32 * levels doubles). */
+static void ff_init(struct ff *f, double *mem, const double *leaf, int n)
+{
+	int l = 0, i;
+
+	f->lv[0] = mem;
+	f->size[0] = n;
+	memcpy(mem, leaf, sizeof(double) * n);
+	while (f->size[l] > FF_FAN && l + 1 < FF_MAX_LEVELS) {
+		int m = (f->size[l] + FF_FAN - 1) / FF_FAN;
+
+		f->lv[l + 1] = f->lv[l] + f->size[l];
+		f->size[l + 1] = m;
+		for (i = 0; i < m; i++) {
+			int lo = i * FF_FAN, hi = lo + FF_FAN;
+
+			if (hi > f->size[l])
+				hi = f->size[l];
+			f->lv[l + 1][i] = block_max(f->lv[l], lo, hi);
+		}
+		l++;
+	}
+	f->nl = l + 1;
+}
+
+static int ff_first_ge(const struct ff *f, double x)
+{
+	int l = f->nl - 1, lo = 0, hi = f->size[l], i;
+
+	for (;;) {
+		const double *v = f->lv[l];
+
+		for (i = lo; i < hi && v[i] < x; i++)
+			;
+		if (i == hi)
+			return -1;
+		if (l == 0)
+			return i;
+		l--;
+		lo = i * FF_FAN;
+		hi = lo + FF_FAN < f->size[l] ? lo + FF_FAN : f->size[l];
 	}
 }
 
-/* Leftmost leaf whose value is >= x, or -1. */
-static int seg_first_ge(const double *seg, int s, double x)
+static void ff_set(struct ff *f, int r, double v)
 {
-	int i = 1;
+	double old = f->lv[0][r];
+	int l;
 
-	if (seg[1] < x)
-		return -1;
-	while (i < s)
-		i = seg[2 * i] >= x ? 2 * i : 2 * i + 1;
-	return i - s;
+	f->lv[0][r] = v;
+	for (l = 1; l < f->nl; l++) {
+		int b = r / FF_FAN, lo = b * FF_FAN, hi = lo + FF_FAN;
+		double top = f->lv[l][b], mx;
+
+		if (v >= top) {
+			mx = v;           /* the changed entry is the new maximum */
+		} else if (old < top) {
+			break;            /* it was not the maximum and is not now */
+		} else {
+			if (hi > f->size[l - 1])
+				hi = f->size[l - 1];
+			mx = block_max(f->lv[l - 1], lo, hi);
+		}
+		if (mx == top)
+			break; /* nothing above changes */
+		f->lv[l][b] = mx;
+		old = top;
+		v = mx;
+		r = b;
+	}
 }
 
 /*
  * Biggest task first to the least loaded PU, ties to the earliest rank.
- * A tournament tree: win[node] is the rank with the least load below node
- * (the leftmost on ties), so the pick is win[1] and an update replays one
- * path; the compares compile to conditional moves, not branches. While every
- * PU is still empty the pick is simply the next rank.
+ * A tournament tree whose nodes hold the winner's load and rank (ld[node],
+ * win[node]: the least load below node, the leftmost on ties), so the pick
+ * is win[1] and an update replays one path reading only the sibling at each
+ * level; the compares compile to conditional moves, not branches. While
+ * every PU is still empty the pick is simply the next rank.
  */
 static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
 			    const double *util, int n, struct ps_decision *d)
 {
 	int s = d->seg_n_, *win = d->win_, first, i;
-	double *load = d->seg_; /* per rank; ranks past nr_pus never win */
+	double *ld = d->seg_; /* ranks past nr_pus never win */
 
 	first = n < topo->nr_pus ? n : topo->nr_pus;
 	for (i = 0; i < s; i++) {
-		load[i] = i < topo->nr_pus ? 0.0 : INFINITY;
+		ld[s + i] = i < topo->nr_pus ? 0.0 : INFINITY;
 		win[s + i] = i;
 	}
 	for (i = 0; i < first; i++) {
@@ -173,24 +326,37 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
 
 		d->task_pu[t] = pu;
 		d->pu_load[pu] = util[t];
-		load[i] = util[t];
+		ld[s + i] = util[t];
 	}
 	for (i = s - 1; i >= 1; i--) {
-		int a = win[2 * i], b = win[2 * i + 1];
+		int r = ld[2 * i + 1] < ld[2 * i];
 
-		win[i] = load[b] < load[a] ? b : a;
+		ld[i] = ld[2 * i + r];
+		win[i] = win[2 * i + r];
 	}
 	for (i = first; i < n; i++) {
-		int t = d->order_[i], r = win[1], node;
-		int pu = rank_pu[r];
+		int t = d->order_[i], r = win[1], pos = s + r;
+		int pu = rank_pu[r], cr = r;
+		double cl;
 
 		d->task_pu[t] = pu;
 		d->pu_load[pu] += util[t];
-		load[r] = d->pu_load[pu];
-		for (node = (s + r) >> 1; node >= 1; node >>= 1) {
-			int a = win[2 * node], b = win[2 * node + 1];
+		cl = d->pu_load[pu];
+		ld[pos] = cl;
+		while (pos > 1) {
+			int odd = pos & 1, sr = win[pos ^ 1], lr, rr, take;
+			double sl = ld[pos ^ 1], lld, rld;
 
-			win[node] = load[b] < load[a] ? b : a;
+			lld = odd ? sl : cl;
+			lr = odd ? sr : cr;
+			rld = odd ? cl : sl;
+			rr = odd ? cr : sr;
+			take = rld < lld;
+			cl = take ? rld : lld;
+			cr = take ? rr : lr;
+			pos >>= 1;
+			ld[pos] = cl;
+			win[pos] = cr;
 		}
 	}
 	memset(d->allowed, 1, topo->nr_pus);
@@ -204,20 +370,19 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
  * not pass that. Opening an idle sibling counts it among the k.
  */
 static double pu_room(const struct ps_topo *topo, const double *load,
-		      double fill, int pu)
+		      const double *cap, double fill, const int *clo, int pu)
 {
-	int lo, hi, k = 0, q;
-	double room = fill - load[pu], sum = 0, core;
+	int lo = clo[pu], nsib = clo[topo->nr_pus + pu], k = 0, q;
+	double c = cap ? cap[pu] : 1.0;
+	double room = fill * c - load[pu], sum = 0, core;
 
-	if (topo->pus[pu].nr_siblings <= 1)
+	if (nsib <= 1)
 		return room;
-	lo = topo->doms[topo->pus[pu].dom].pu_lo;
-	hi = lo + topo->pus[pu].nr_siblings;
-	for (q = lo; q < hi; q++) {
+	for (q = lo; q < lo + nsib; q++) {
 		sum += load[q];
 		k += q == pu || load[q] > 0;
 	}
-	core = 1 + topo->smt_gain * (k - 1) - sum;
+	core = c * (1 + topo->smt_gain * (k - 1)) - sum;
 	return core < room ? core : room;
 }
 
@@ -228,9 +393,12 @@ static double pu_room(const struct ps_topo *topo, const double *load,
  * Return: PUs used (the highest rank + 1), or -1 if the load does not fit.
  */
 static int assign_packed(const struct ps_topo *topo, const double *util, int n,
-			 double fill, struct ps_decision *d)
+			 double fill, const int *order, const int *rank,
+			 const double *cap, struct ps_decision *d)
 {
-	int s = d->seg_n_, used = 0, own = 0, i, r;
+	int P = topo->nr_pus, used = 0, own = 0, i, r;
+	double *room;
+	struct ff ff;
 
 	for (i = 0; i < n; i++) {
 		int t = d->order_[i];
@@ -239,38 +407,41 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 			continue;
 		if (own == topo->nr_pus)
 			return -1;
-		d->task_pu[t] = topo->pack_order[own];
-		d->pu_load[topo->pack_order[own++]] = util[t];
+		d->task_pu[t] = order[own];
+		d->pu_load[order[own++]] = util[t];
 	}
 	used = own;
-	for (r = 0; r < s; r++)
-		d->seg_[s + r] = r < topo->nr_pus ?
-			(r < own ? -INFINITY :
-			 pu_room(topo, d->pu_load, fill, topo->pack_order[r])) :
-			-INFINITY;
-	for (r = s - 1; r >= 1; r--)
-		d->seg_[r] = max2(d->seg_[2 * r], d->seg_[2 * r + 1]);
+	/* the leaves are built in place at the end of seg_, then laid out */
+	room = d->seg_ + d->seg_n_;
+	for (r = 0; r < P; r++)
+		room[r] = r < own ? -INFINITY :
+			  pu_room(topo, d->pu_load, cap, fill, d->clo_, order[r]);
+	ff_init(&ff, d->seg_, room, P);
 	for (i = 0; i < n; i++) {
 		int t = d->order_[i], pu, q, lo, hi;
 
 		if (util[t] > fill)
 			continue;
 		/* 1e-9: sums such as 8 x 0.1 must still fit a fill of 0.8 */
-		r = seg_first_ge(d->seg_, s, util[t] - 1e-9);
+		r = ff_first_ge(&ff, util[t] - 1e-9);
 		if (r < 0)
 			return -1;
-		pu = topo->pack_order[r];
+		pu = order[r];
 		d->task_pu[t] = pu;
 		d->pu_load[pu] += util[t];
 		if (r + 1 > used)
 			used = r + 1;
-		lo = topo->pus[pu].nr_siblings > 1 ? topo->doms[topo->pus[pu].dom].pu_lo : pu;
-		hi = lo + (topo->pus[pu].nr_siblings > 1 ? topo->pus[pu].nr_siblings : 1);
+		lo = d->clo_[pu];
+		hi = lo + d->clo_[topo->nr_pus + pu];
 		for (q = lo; q < hi; q++) {
-			int rq = topo->pack_rank[q];
+			int rq = rank[q];
+			double v;
 
-			if (rq >= own)
-				seg_set(d->seg_, s, rq, pu_room(topo, d->pu_load, fill, q));
+			if (rq < own)
+				continue;
+			v = pu_room(topo, d->pu_load, cap, fill, d->clo_, q);
+			if (v != ff.lv[0][rq])
+				ff_set(&ff, rq, v);
 		}
 	}
 	return used;
@@ -324,6 +495,164 @@ static int check_input(const struct ps_topo *topo, enum ps_policy policy,
 	return 0;
 }
 
+static void swap_cand(struct ps_decision *d)
+{
+	int *ti = d->task_pu;
+	double *tl = d->pu_load;
+
+	d->task_pu = d->ctask_;
+	d->ctask_ = ti;
+	d->pu_load = d->cload_;
+	d->cload_ = tl;
+}
+
+/* Above this many tasks per PU only the pack order and performance compete. */
+#define FULL_CANDIDATES_TASKS_PER_PU 4
+
+/*
+ * Power by the model: see the DOC in include/ps/policy.h. Each candidate is
+ * placed into d->task_pu/pu_load; the best so far is kept in ctask_/cload_
+ * by swapping the arrays, so nothing is copied per candidate.
+ */
+static int decide_by_model(const struct ps_topo *topo, const double *util,
+			   int n, const struct ps_policy_params *params,
+			   const struct ps_decision *prev, struct ps_decision *d)
+{
+	const struct ps_model *m = params->model;
+	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
+	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1;
+	double umax = 0;
+	static const int cand_seq[PS_CAND_COUNT] = {
+		PS_CAND_PERFORMANCE, PS_CAND_PACK, PS_CAND_FILL, PS_CAND_SPREAD,
+		PS_CAND_EFF, PS_CAND_PERF_KIND, PS_CAND_ONE_PACK, PS_CAND_ONE_EFF,
+	};
+	int fits, full, c, ci, i, keep;
+	struct ps_power pw;
+
+	for (i = 0; i < n; i++)
+		umax = umax > util[i] ? umax : util[i];
+	{
+		/* one model lookup per kind, not per PU */
+		double kcap[PS_MAX_KINDS];
+		int seen = 0;
+
+		for (i = 0; i < P; i++) {
+			int k = topo->pus[i].kind;
+
+			if (!(seen & (1 << k))) {
+				kcap[k] = ps_model_pu_capacity(m, topo, i);
+				seen |= 1 << k;
+			}
+			d->cap_[i] = kcap[k];
+		}
+	}
+	full = n <= FULL_CANDIDATES_TASKS_PER_PU * P || n <= 512;
+	fits = -1; /* known after the pack candidate */
+	d->chosen = -1;
+	for (ci = 0; ci < PS_CAND_COUNT; ci++) {
+		int ord = 0, used = 0, ok;
+
+		c = cand_seq[ci];
+
+		memset(d->pu_load, 0, sizeof(double) * P);
+		switch (c) {
+		case PS_CAND_PERFORMANCE:
+			ord = XO_SPREAD;
+			assign_balanced(topo, topo->spread_order, util, n, d);
+			used = n < P ? n : P;
+			break;
+		case PS_CAND_ONE_PACK:
+		case PS_CAND_ONE_EFF:
+			if (n > P || !full ||
+			    (c == PS_CAND_ONE_EFF && topo->nr_kinds < 2))
+				continue;
+			ord = c == PS_CAND_ONE_PACK ? XO_PACK : XO_EFF;
+			for (i = 0; i < n; i++) {
+				int pu = d->xord_[ord * P + i];
+
+				d->task_pu[d->order_[i]] = pu;
+				d->pu_load[pu] = util[d->order_[i]];
+			}
+			used = n;
+			break;
+		default:
+			if (c != PS_CAND_PACK && !full)
+				continue;
+			if ((c == PS_CAND_EFF || c == PS_CAND_PERF_KIND) &&
+			    topo->nr_kinds < 2)
+				continue;
+			ord = c == PS_CAND_PACK ? XO_PACK : c == PS_CAND_FILL ? XO_FILL :
+			      c == PS_CAND_SPREAD ? XO_SPREAD : c == PS_CAND_EFF ?
+			      XO_EFF : XO_PERFK;
+			used = assign_packed(topo, util, n, fill, d->xord_ + ord * P,
+					     d->xrank_ + ord * P, d->cap_, d);
+			if (c == PS_CAND_PACK)
+				fits = used >= 0 && umax <= fill;
+			if (used < 0) {
+				if (c == PS_CAND_PACK) {
+					/* does not fit: performance's own, in ctask_ */
+					swap_cand(d);
+					d->overloaded = 1;
+					d->nr_needed = P;
+					d->chosen = PS_CAND_PERFORMANCE;
+					memset(d->allowed, 1, P);
+					d->nr_allowed = P;
+					count_active(topo, d);
+					return 0;
+				}
+				continue;
+			}
+			break;
+		}
+		if (ps_power_eval(topo, m, d->pu_load, NULL, &pw))
+			return -EINVAL;
+		if (c == PS_CAND_PERFORMANCE) {
+			perf_tp = pw.throughput;
+			ok = 1;
+		} else if (fits) {
+			/* fits is known: the pack candidate comes second */
+			ok = pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9;
+		} else {
+			/* CPU-bound (tasks above the fill): every candidate gives
+			 * each such task a PU of its own; the lowest watts wins */
+			ok = 1;
+		}
+		/* ties: the pack order before performance, else the earlier */
+		if (ok && (best < 0 || pw.power_w < best_w - 1e-9 * best_w ||
+			   (best == PS_CAND_PERFORMANCE &&
+			    pw.power_w <= best_w + 1e-9 * best_w))) {
+			best_w = pw.power_w;
+			best = c;
+			best_ord = ord;
+			best_used = used;
+			swap_cand(d);
+		}
+	}
+	swap_cand(d); /* the best is in task_pu/pu_load again */
+	d->chosen = best;
+	d->nr_needed = best_used;
+	keep = best_used > 0 ? best_used : 1;
+	memset(d->allowed, 0, P);
+	for (i = 0; i < keep; i++)
+		d->allowed[d->xord_[best_ord * P + i]] = 1;
+	d->nr_allowed = keep;
+	/* hysteresis: a smaller set inside the previous one waits shrink_after
+	 * intervals (a set that is not inside it is taken at once) */
+	if (prev && prev->policy == PS_POLICY_POWER && keep < prev->nr_allowed &&
+	    prev->nr_allowed <= P && prev->low_streak + 1 < params->shrink_after) {
+		for (i = 0; i < P; i++)
+			if (d->allowed[i] && !prev->allowed[i])
+				break;
+		if (i == P) {
+			memcpy(d->allowed, prev->allowed, P);
+			d->nr_allowed = prev->nr_allowed;
+			d->low_streak = prev->low_streak + 1;
+		}
+	}
+	count_active(topo, d);
+	return 0;
+}
+
 int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		     const double *util, int nr_tasks,
 		     const struct ps_policy_params *params,
@@ -343,6 +672,7 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 	out->nr_tasks = nr_tasks;
 	out->overloaded = 0;
 	out->low_streak = 0;
+	out->chosen = policy == PS_POLICY_PERFORMANCE ? PS_CAND_PERFORMANCE : PS_CAND_PACK;
 	memset(out->pu_load, 0, sizeof(double) * topo->nr_pus);
 	sort_tasks(util, nr_tasks, out->order_, out->tmp_, out->key_);
 
@@ -353,11 +683,15 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		return 0;
 	}
 
-	used = assign_packed(topo, util, nr_tasks, params->target_fill, out);
+	if (params->model)
+		return decide_by_model(topo, util, nr_tasks, params, prev, out);
+	used = assign_packed(topo, util, nr_tasks, params->target_fill,
+			     topo->pack_order, topo->pack_rank, NULL, out);
 	if (used < 0) {
 		memset(out->pu_load, 0, sizeof(double) * topo->nr_pus);
 		assign_balanced(topo, topo->spread_order, util, nr_tasks, out);
 		out->overloaded = 1;
+		out->chosen = PS_CAND_PERFORMANCE;
 		out->nr_needed = topo->nr_pus;
 		count_active(topo, out);
 		return 0;

@@ -60,10 +60,129 @@ static int level_from_name(const char *s)
 
 #define MODEL_LINE_MAX 512
 
+static struct ps_pstates *pstate_table(struct ps_model *m, const char *kind)
+{
+	int k;
+
+	if (!strcmp(kind, "all"))
+		return &m->ps;
+	for (k = 0; k < m->nr_kinds; k++)
+		if (!strcmp(m->kinds[k].name, kind))
+			return &m->kinds[k].ps;
+	return NULL;
+}
+
+static int parse_v2(const char *kw, char *a, char *b, char *c, char *d,
+		    char *extra, int lineno, struct ps_model *m, char *err,
+		    size_t errlen)
+{
+	int lvl;
+
+	if (!strcmp(kw, "kind")) {
+		struct ps_model_kind *k;
+		int i;
+
+		if (!a || strlen(a) >= sizeof(k->name) || !strcmp(a, "all")) {
+			snprintf(err, errlen, "line %d: kind needs a NAME of up to %zu characters",
+				 lineno, sizeof(k->name) - 1);
+			return -EINVAL;
+		}
+		for (i = 0; i < m->nr_kinds; i++)
+			if (!strcmp(m->kinds[i].name, a)) {
+				snprintf(err, errlen, "line %d: kind '%s' given twice", lineno, a);
+				return -EINVAL;
+			}
+		if (m->nr_kinds == PS_MAX_KINDS) {
+			snprintf(err, errlen, "line %d: more than %d kinds", lineno, PS_MAX_KINDS);
+			return -EINVAL;
+		}
+		k = &m->kinds[m->nr_kinds];
+		memset(k, 0, sizeof(*k));
+		strcpy(k->name, a);
+		if (parse_watts(b, &k->capacity) || !(k->capacity > 0 && k->capacity <= 4) ||
+		    parse_watts(c, &k->active_w) || parse_watts(d, &k->idle_w) || extra) {
+			snprintf(err, errlen,
+				 "line %d: kind %s needs CAPACITY (0..4] CORE_ACTIVE_W CORE_IDLE_W (watts >= 0), got '%.20s %.20s %.20s%s'",
+				 lineno, a, b ? b : "", c ? c : "", d ? d : "", extra ? " ..." : "");
+			return -EINVAL;
+		}
+		k->line = lineno;
+		m->nr_kinds++;
+	} else if (!strcmp(kw, "pstate")) {
+		struct ps_pstates *t = a ? pstate_table(m, a) : NULL;
+		double f, w;
+
+		if (!t) {
+			snprintf(err, errlen, "line %d: unknown kind '%.40s' (declare it with a kind line first, or use all)",
+				 lineno, a ? a : "");
+			return -EINVAL;
+		}
+		if (parse_watts(b, &f) || !(f > 0 && f <= 1) || parse_watts(c, &w) || d) {
+			snprintf(err, errlen,
+				 "line %d: pstate %s needs CAPACITY_FRACTION (0..1] CORE_ACTIVE_W (watts >= 0), got '%.20s %.20s%s'",
+				 lineno, a, b ? b : "", c ? c : "", d ? " ..." : "");
+			return -EINVAL;
+		}
+		if (t->n == PS_MAX_PSTATES) {
+			snprintf(err, errlen, "line %d: more than %d pstates for %s", lineno,
+				 PS_MAX_PSTATES, a);
+			return -EINVAL;
+		}
+		if (t->n && (f <= t->cap[t->n - 1] || w < t->watts[t->n - 1])) {
+			snprintf(err, errlen,
+				 "line %d: pstate %s %s %s is not above the previous (%g %g): capacity must rise and watts not fall",
+				 lineno, a, b, c, t->cap[t->n - 1], t->watts[t->n - 1]);
+			return -EINVAL;
+		}
+		t->cap[t->n] = f;
+		t->watts[t->n++] = w;
+	} else if (!strcmp(kw, "freq_domain")) {
+		if (!a || b || (strcmp(a, "core") && strcmp(a, "package"))) {
+			snprintf(err, errlen, "line %d: freq_domain '%.40s' is not core or package",
+				 lineno, a ? a : "");
+			return -EINVAL;
+		}
+		m->freq_scope = !strcmp(a, "core") ? PS_LVL_CORE : PS_LVL_PACKAGE;
+	} else if (!strcmp(kw, "fits")) {
+		double v[3];
+		char *t[3] = { a, b, c };
+		int i;
+
+		for (i = 0; i < 3; i++)
+			if (parse_watts(t[i], &v[i]) || v[i] < 1 || v[i] > 1e5 ||
+			    v[i] != floor(v[i]))
+				break;
+		if (i < 3 || d) {
+			snprintf(err, errlen,
+				 "line %d: fits needs PACKAGES CORES PUS (whole numbers >= 1), got '%.20s'",
+				 lineno, i < 3 ? (t[i] ? t[i] : "") : d);
+			return -EINVAL;
+		}
+		for (i = 0; i < 3; i++)
+			m->fits[i] = (int)v[i];
+	} else if (!strcmp(kw, "coordinated_idle")) {
+		if (!a || (lvl = level_from_name(a)) < 0 || lvl == PS_LVL_PU) {
+			snprintf(err, errlen, "line %d: unknown level '%.40s'", lineno, a ? a : "");
+			return -EINVAL;
+		}
+		if (parse_watts(b, &m->coord_shallow_w) || c) {
+			snprintf(err, errlen,
+				 "line %d: coordinated_idle %s needs SHALLOW_IDLE_W (watts >= 0), got '%.20s%s'",
+				 lineno, a, b ? b : "", c ? " ..." : "");
+			return -EINVAL;
+		}
+		m->coord_level = lvl;
+	} else {
+		snprintf(err, errlen, "line %d: unknown statement '%.40s'", lineno, kw);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_line(char *line, int lineno, struct ps_model *m,
 		      unsigned *seen, int *have_gain, char *err, size_t errlen)
 {
-	char *save = NULL, *kw, *a, *b, *c, *extra;
+	char *save = NULL, *kw, *a, *b, *c, *d, *extra;
 	char *hash = strchr(line, '#');
 	int lvl;
 
@@ -75,7 +194,8 @@ static int parse_line(char *line, int lineno, struct ps_model *m,
 	a = strtok_r(NULL, " \t\r", &save);
 	b = strtok_r(NULL, " \t\r", &save);
 	c = strtok_r(NULL, " \t\r", &save);
-	extra = strtok_r(NULL, " \t\r", &save);
+	d = strtok_r(NULL, " \t\r", &save);
+	extra = d ? strtok_r(NULL, " \t\r", &save) : NULL;
 	if (!strcmp(kw, "name")) {
 		if (!a || b || strlen(a) >= sizeof(m->name)) {
 			snprintf(err, errlen, "line %d: name takes one word of up to %zu characters",
@@ -101,16 +221,15 @@ static int parse_line(char *line, int lineno, struct ps_model *m,
 			return -EINVAL;
 		}
 		if (parse_watts(b, &m->active_w[lvl]) ||
-		    parse_watts(c, &m->idle_w[lvl]) || extra) {
+		    parse_watts(c, &m->idle_w[lvl]) || d) {
 			snprintf(err, errlen,
 				 "line %d: level %s needs ACTIVE_W IDLE_W, watts >= 0, got '%.20s %.20s%s'",
-				 lineno, a, b ? b : "", c ? c : "", extra ? " ..." : "");
+				 lineno, a, b ? b : "", c ? c : "", d ? " ..." : "");
 			return -EINVAL;
 		}
 		*seen |= 1u << lvl;
 	} else {
-		snprintf(err, errlen, "line %d: unknown statement '%.40s'", lineno, kw);
-		return -EINVAL;
+		return parse_v2(kw, a, b, c, d, extra, lineno, m, err, errlen);
 	}
 	return 0;
 }
@@ -125,6 +244,8 @@ int ps_model_parse(const char *text, struct ps_model *out, char *err,
 
 	memset(&m, 0, sizeof(m));
 	strcpy(m.name, "unnamed");
+	m.freq_scope = PS_LVL_CORE;
+	m.coord_level = -1;
 	while (*p) {
 		char line[MODEL_LINE_MAX + 1];
 		const char *nl = strchr(p, '\n');
@@ -154,6 +275,15 @@ int ps_model_parse(const char *text, struct ps_model *out, char *err,
 	if (!seen) {
 		snprintf(err, errlen, "no level line");
 		return -EINVAL;
+	}
+	for (r = -1; r < m.nr_kinds; r++) {
+		const struct ps_pstates *t = r < 0 ? &m.ps : &m.kinds[r].ps;
+
+		if (t->n && t->cap[t->n - 1] != 1.0) {
+			snprintf(err, errlen, "pstate table of %s: the last capacity is %g, not 1",
+				 r < 0 ? "all" : m.kinds[r].name, t->cap[t->n - 1]);
+			return -EINVAL;
+		}
 	}
 	*out = m;
 	return 0;
@@ -220,6 +350,34 @@ static double smt_speed(double g, double x)
 	return s_lo + f * (s_hi - s_lo);
 }
 
+/*
+ * Two siblings, neither saturated: with c = (1 - g) / 2 the speed of a PU
+ * whose sibling is busy x of the time is 1 - c x, so b1 (1 - c b2) = D1 and
+ * b2 (1 - c b1) = D2; then b1 - b2 = D1 - D2 and b1 solves
+ * c b1^2 - (1 + c (D1 - D2)) b1 + D1 = 0 (the smaller root). Return 0 when
+ * a PU saturates (the caller iterates then).
+ */
+static int two_solve(double g, double d1, double d2, double *b)
+{
+	double c = (1 - g) / 2, k = 1 + c * (d1 - d2), disc, b1, b2;
+
+	if (c <= 1e-12) {
+		b[0] = d1;
+		b[1] = d2;
+		return d1 <= 1 && d2 <= 1;
+	}
+	disc = k * k - 4 * c * d1;
+	if (disc < 0)
+		return 0;
+	b1 = (k - sqrt(disc)) / (2 * c);
+	b2 = b1 - (d1 - d2);
+	if (!(b1 >= 0 && b1 <= 1 && b2 >= 0 && b2 <= 1))
+		return 0;
+	b[0] = b1;
+	b[1] = b2;
+	return 1;
+}
+
 /* Busy fraction and work of the PUs [lo, hi) sharing one core. */
 static void core_solve(double g, const double *dem, int lo, int hi, double *b,
 		       double *w)
@@ -227,10 +385,20 @@ static void core_solve(double g, const double *dem, int lo, int hi, double *b,
 	double sum, s;
 	int it, i;
 
-	for (i = lo; i < hi; i++)
+	int busy = 0;
+
+	for (i = lo; i < hi; i++) {
 		b[i] = fmin(1.0, dem[i]);
-	if (hi - lo == 1) {
-		w[lo] = b[lo];
+		busy += dem[i] > 0;
+	}
+	if (busy <= 1) {
+		for (i = lo; i < hi; i++)
+			w[i] = b[i];
+		return;
+	}
+	if (hi - lo == 2 && two_solve(g, dem[lo], dem[lo + 1], b + lo)) {
+		w[lo] = b[lo] * smt_speed(g, 1 + b[lo + 1]);
+		w[lo + 1] = b[lo + 1] * smt_speed(g, 1 + b[lo]);
 		return;
 	}
 	for (it = 0; it < 200; it++) {
@@ -268,49 +436,260 @@ static double level_watts(const struct ps_model *m, unsigned types, double b)
 	return p;
 }
 
+/* What a PU of topology kind k runs at, under the model. */
+struct kinfo {
+	double cap, act, idle;
+	const struct ps_pstates *ps;
+	int own_core_w; /* act/idle replace the core level's watts */
+};
+
+static const struct ps_model_kind *model_kind(const struct ps_model *m,
+					      const struct ps_topo *topo, int k)
+{
+	int i;
+
+	for (i = 0; i < m->nr_kinds; i++)
+		if (!strcmp(m->kinds[i].name, topo->kinds[k].name))
+			return &m->kinds[i];
+	return NULL;
+}
+
+static void kind_info(const struct ps_model *m, const struct ps_topo *topo,
+		      int k, struct kinfo *ki)
+{
+	const struct ps_model_kind *mk = model_kind(m, topo, k);
+	int steps = topo->nr_kinds - 1 - k;
+
+	ki->ps = m->ps.n ? &m->ps : NULL;
+	if (mk) {
+		ki->cap = mk->capacity;
+		ki->act = mk->active_w;
+		ki->idle = mk->idle_w;
+		if (mk->ps.n)
+			ki->ps = &mk->ps;
+		ki->own_core_w = 1;
+		return;
+	}
+	/* kind-blind: the documented default by efficiency rank */
+	ki->cap = pow(PS_KIND_DEFAULT_CAPACITY_STEP, steps);
+	ki->act = m->active_w[PS_LVL_CORE] * pow(PS_KIND_DEFAULT_WATTS_STEP, steps);
+	ki->idle = m->idle_w[PS_LVL_CORE];
+	ki->own_core_w = steps > 0;
+}
+
+double ps_model_pu_capacity(const struct ps_model *m,
+			    const struct ps_topo *topo, int pu)
+{
+	struct kinfo ki;
+
+	kind_info(m, topo, topo->pus[pu].kind, &ki);
+	return ki.cap;
+}
+
+int ps_model_check(const struct ps_model *m, const struct ps_topo *topo,
+		   char *err, size_t errlen)
+{
+	int i, k;
+
+	for (i = 0; i < m->nr_kinds; i++) {
+		for (k = 0; k < topo->nr_kinds; k++)
+			if (!strcmp(m->kinds[i].name, topo->kinds[k].name))
+				break;
+		if (k == topo->nr_kinds) {
+			char have[160] = "";
+			size_t n = 0;
+
+			for (k = 0; k < topo->nr_kinds && n < sizeof(have); k++)
+				n += snprintf(have + n, sizeof(have) - n, "%s%s",
+					      k ? " " : "", topo->kinds[k].name);
+			snprintf(err, errlen, "line %d: kind '%s' is not in the topology (it has: %s)",
+				 m->kinds[i].line, m->kinds[i].name, have);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void topo_shape(const struct ps_topo *topo, int shape[3])
+{
+	int i;
+
+	shape[0] = shape[1] = 0;
+	shape[2] = topo->nr_pus;
+	for (i = 0; i < topo->nr_doms; i++) {
+		shape[0] += !!(topo->doms[i].types & (1u << PS_LVL_PACKAGE));
+		shape[1] += !!(topo->doms[i].types & (1u << PS_LVL_CORE));
+	}
+}
+
+int ps_model_fits(const struct ps_model *m, const struct ps_topo *topo)
+{
+	char err[8];
+	int shape[3];
+
+	if (!m->fits[0])
+		return 0;
+	topo_shape(topo, shape);
+	return shape[0] == m->fits[0] && shape[1] == m->fits[1] &&
+	       shape[2] == m->fits[2] && !ps_model_check(m, topo, err, sizeof(err));
+}
+
+const char *ps_model_pick(const struct ps_topo *topo, char *why, size_t whylen)
+{
+	const char *const *n;
+	int shape[3];
+
+	topo_shape(topo, shape);
+	for (n = ps_model_builtin_names(); *n; n++) {
+		struct ps_model m;
+		char err[16];
+
+		if (ps_model_parse(ps_model_builtin(*n), &m, err, sizeof(err)))
+			continue;
+		if (ps_model_fits(&m, topo)) {
+			snprintf(why, whylen, "fits %d package(s), %d cores, %d PUs",
+				 shape[0], shape[1], shape[2]);
+			return *n;
+		}
+	}
+	snprintf(why, whylen, "no shipped model fits %d package(s), %d cores, %d PUs",
+		 shape[0], shape[1], shape[2]);
+	return "generic";
+}
+
+/* schedutil: the lowest state with f >= 1.25 u, else the top one */
+static int pick_state(const struct ps_pstates *t, double u)
+{
+	int j;
+
+	for (j = 0; j < t->n - 1; j++)
+		if (t->cap[j] >= 1.25 * u)
+			return j;
+	return t->n - 1;
+}
+
+/* The frequency domain of a PU: its core's domain, or its package's. */
+static int freq_dom(const struct ps_topo *topo, const struct ps_model *m, int pu)
+{
+	int d = topo->pus[pu].dom;
+
+	if (m->freq_scope != PS_LVL_PACKAGE)
+		return d;
+	while (d > 0 && !(topo->doms[d].types & (1u << PS_LVL_PACKAGE)))
+		d = topo->doms[d].parent;
+	return d;
+}
+
 int ps_power_eval(const struct ps_topo *topo, const struct ps_model *m,
 		  const double *pu_demand, double *pu_busy,
 		  struct ps_power *out)
 {
-	double *b, *w, *idle;
-	double demand = 0, work = 0, p = 0;
-	int i;
+	struct kinfo ki[PS_MAX_KINDS];
+	double *b, *w, *idle, *umax, *sdem, *speed;
+	double demand = 0, work = 0, p = 0, qall = 1;
+	int *state, i, k, P = topo->nr_pus, D = topo->nr_doms, nzero = 0;
+	int pstates = 0;
 
-	for (i = 0; i < topo->nr_pus; i++)
+	for (i = 0; i < P; i++)
 		if (!(pu_demand[i] >= 0))
 			return -EINVAL;
-	b = malloc(sizeof(double) * (2 * topo->nr_pus + topo->nr_doms));
+	b = malloc(sizeof(double) * (4 * P + 2 * D) + sizeof(int) * D);
 	if (!b)
 		return -ENOMEM;
-	w = b + topo->nr_pus;
-	idle = w + topo->nr_pus;
+	w = b + P;
+	sdem = w + P;
+	speed = sdem + P;
+	idle = speed + P;
+	umax = idle + D;
+	state = (int *)(umax + D);
+	for (k = 0; k < topo->nr_kinds; k++) {
+		kind_info(m, topo, k, &ki[k]);
+		pstates |= ki[k].ps != NULL;
+	}
+	for (i = 0; i < D; i++) {
+		idle[i] = 1.0;
+		umax[i] = 0;
+		state[i] = -1;
+	}
+	/* schedutil's state per frequency domain */
+	if (pstates) {
+		for (i = 0; i < P; i++) {
+			const struct kinfo *x = &ki[topo->pus[i].kind];
+			int fd = freq_dom(topo, m, i);
+			double u = fmin(1.0, pu_demand[i] / x->cap);
 
-	for (i = 0; i < topo->nr_pus;) {
+			umax[fd] = fmax(umax[fd], u);
+		}
+	}
+	for (i = 0; i < P; i++) {
+		const struct kinfo *x = &ki[topo->pus[i].kind];
+		double f = 1.0;
+
+		if (x->ps) {
+			int fd = freq_dom(topo, m, i);
+			int j = pick_state(x->ps, umax[fd]);
+
+			f = x->ps->cap[j];
+			state[topo->pus[i].dom] = j;
+		}
+		speed[i] = x->cap * f;
+		sdem[i] = pu_demand[i] / speed[i];
+	}
+	for (i = 0; i < P;) {
 		const struct ps_pu *pu = &topo->pus[i];
-		int n = pu->nr_siblings > 1 ? pu->nr_siblings : 1;
+		int n = pu->nr_siblings > 1 ? pu->nr_siblings : 1, q;
 
-		core_solve(m->smt_gain, pu_demand, i, i + n, b, w);
+		core_solve(m->smt_gain, sdem, i, i + n, b, w);
+		for (q = i; q < i + n; q++)
+			w[q] *= speed[q];
 		i += n;
 	}
-	for (i = 0; i < topo->nr_doms; i++)
-		idle[i] = 1.0;
-	for (i = 0; i < topo->nr_pus; i++) {
+	for (i = 0; i < P; i++) {
 		demand += pu_demand[i];
 		work += w[i];
 		p += level_watts(m, 1u << PS_LVL_PU, b[i]);
 		idle[topo->pus[i].dom] *= 1 - b[i];
 	}
 	/* children have larger indices than their parents: go bottom-up */
-	for (i = topo->nr_doms - 1; i >= 0; i--) {
+	for (i = D - 1; i > 0; i--)
+		idle[topo->doms[i].parent] *= idle[i];
+	if (m->coord_level >= 0)
+		for (i = 0; i < D; i++)
+			if (topo->doms[i].types & (1u << m->coord_level)) {
+				if (idle[i] > 0)
+					qall *= idle[i];
+				else
+					nzero++;
+			}
+	for (i = 0; i < D; i++) {
 		const struct ps_domain *d = &topo->doms[i];
 		double bd = 1 - idle[i];
+		unsigned types = d->types;
 
-		p += level_watts(m, d->types, bd);
-		if (d->parent >= 0)
-			idle[d->parent] *= idle[i];
+		if ((types & (1u << PS_LVL_CORE)) && d->pu_hi > d->pu_lo) {
+			const struct kinfo *x = &ki[topo->pus[d->pu_lo].kind];
+			double act = x->own_core_w ? x->act : m->active_w[PS_LVL_CORE];
+
+			if (x->ps && state[i] >= 0)
+				act = x->ps->watts[state[i]];
+			p += bd * act + (1 - bd) *
+			     (x->own_core_w ? x->idle : m->idle_w[PS_LVL_CORE]);
+			types &= ~(1u << PS_LVL_CORE);
+		}
+		if (m->coord_level >= 0 && (types & (1u << m->coord_level))) {
+			int l = m->coord_level;
+			/* every other one idle: the product without this one */
+			double q = idle[i] > 0 ? (nzero ? 0 : qall / idle[i]) :
+				   (nzero > 1 ? 0 : qall);
+
+			p += bd * m->active_w[l] + (1 - bd) *
+			     (q * m->idle_w[l] + (1 - q) * m->coord_shallow_w);
+			types &= ~(1u << l);
+		}
+		p += level_watts(m, types, bd);
 	}
 	if (pu_busy)
-		memcpy(pu_busy, b, sizeof(double) * topo->nr_pus);
+		memcpy(pu_busy, b, sizeof(double) * P);
 	free(b);
 	out->power_w = p;
 	out->demand = demand;

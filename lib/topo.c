@@ -236,6 +236,31 @@ static void siblings_last(const struct ps_topo *t, const int *in, int *out)
 	}
 }
 
+/*
+ * Several kinds: performance takes the first PU of every core, most
+ * performant kind first, then the second siblings; within each class the
+ * spread order stays (a stable pass per class, O(kinds x PUs)).
+ */
+static void kinds_first(struct ps_topo *t)
+{
+	int *out = malloc(sizeof(int) * t->nr_pus), n = 0, k, i, sib;
+
+	if (!out)
+		return; /* keep the plain spread order */
+	for (sib = 0; sib < 2; sib++)
+		for (k = t->nr_kinds - 1; k >= 0; k--)
+			for (i = 0; i < t->nr_pus; i++) {
+				int p = t->spread_order[i];
+				int second = t->pus[p].nr_siblings > 1 &&
+					     p != t->doms[t->pus[p].dom].pu_lo;
+
+				if (second == sib && t->pus[p].kind == k)
+					out[n++] = p;
+			}
+	memcpy(t->spread_order, out, sizeof(int) * t->nr_pus);
+	free(out);
+}
+
 int ps_topo_finish(struct ps_topo *topo)
 {
 	int *tmp;
@@ -261,6 +286,8 @@ int ps_topo_finish(struct ps_topo *topo)
 	if (r)
 		return r;
 	siblings_last(topo, topo->fill_order, topo->pack_order);
+	if (topo->nr_kinds > 1)
+		kinds_first(topo);
 	for (r = 0; r < topo->nr_pus; r++)
 		topo->pack_rank[topo->pack_order[r]] = r;
 	r = 0;

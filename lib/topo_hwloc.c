@@ -178,6 +178,60 @@ static int link_children(struct ps_topo *topo)
 	return 0;
 }
 
+/*
+ * CPU kinds, ranked as hwloc ranks them. More kinds than PS_MAX_KINDS, or
+ * kinds that do not cover every PU, read as one kind: the model then treats
+ * every core alike, which is what it did before kinds existed.
+ */
+static void read_kinds(hwloc_topology_t t, struct ps_topo *topo)
+{
+	int n = hwloc_cpukinds_get_nr(t, 0), k, i, covered = 0;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	topo->nr_kinds = 1;
+	snprintf(topo->kinds[0].name, sizeof(topo->kinds[0].name), "any");
+	topo->kinds[0].efficiency = -1;
+	topo->kinds[0].nr_pus = topo->nr_pus;
+	for (i = 0; i < topo->nr_pus; i++)
+		topo->pus[i].kind = 0;
+	if (!set || n < 2 || n > PS_MAX_KINDS) {
+		hwloc_bitmap_free(set);
+		return;
+	}
+	for (k = 0; k < n; k++) {
+		struct hwloc_info_s *infos = NULL;
+		unsigned nr_infos = 0, j;
+		int eff = -1;
+		const char *name = NULL;
+
+		if (hwloc_cpukinds_get_info(t, k, set, &eff, &nr_infos, &infos, 0))
+			break;
+		for (j = 0; j < nr_infos; j++)
+			if (!strcmp(infos[j].name, "CoreType"))
+				name = infos[j].value;
+		if (name)
+			snprintf(topo->kinds[k].name, sizeof(topo->kinds[k].name), "%s", name);
+		else
+			snprintf(topo->kinds[k].name, sizeof(topo->kinds[k].name), "kind%d", k);
+		topo->kinds[k].efficiency = eff;
+		topo->kinds[k].nr_pus = 0;
+		for (i = 0; i < topo->nr_pus; i++)
+			if (hwloc_bitmap_isset(set, topo->pus[i].os_index)) {
+				topo->pus[i].kind = k;
+				topo->kinds[k].nr_pus++;
+				covered++;
+			}
+	}
+	hwloc_bitmap_free(set);
+	if (k < n || covered != topo->nr_pus) {
+		topo->kinds[0].nr_pus = topo->nr_pus;
+		for (i = 0; i < topo->nr_pus; i++)
+			topo->pus[i].kind = 0;
+		return;
+	}
+	topo->nr_kinds = n;
+}
+
 int ps_topo_from_hwloc(hwloc_topology_t t, struct ps_topo **out)
 {
 	struct builder b = { .t = t };
@@ -206,8 +260,10 @@ int ps_topo_from_hwloc(hwloc_topology_t t, struct ps_topo **out)
 	}
 	if (!r)
 		r = link_children(b.topo);
-	if (!r)
+	if (!r) {
+		read_kinds(t, b.topo);
 		r = ps_topo_finish(b.topo);
+	}
 	if (r) {
 		ps_topo_free(b.topo);
 		return r;

@@ -7,118 +7,259 @@
  * the cgroup they came from, then the cgroup is removed; a controller we
  * enabled is disabled again. Each failure is logged and the rest goes on.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "live_int.h"
 
-void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt, ...)
+int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 {
-	char msg[600];
+	char buf[1400];
 	va_list ap;
+	ssize_t w;
+	int n;
 
-	if (!log)
-		return;
+	if (l->journal_fd < 0)
+		return l->cfg.dry_run ? 0 : -EBADF;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	log(arg, msg);
-}
+	if (n <= 0 || (size_t)n >= sizeof(buf) || buf[n - 1] != '\n')
+		return -EINVAL;
+	/* one write(2) per record (O_APPEND): a record is never split, and a
+	 * short write is cut off again so no torn line stays behind */
+	w = write(l->journal_fd, buf, (size_t)n);
+	if (w != n) {
+		int r = w < 0 ? -errno : -ENOSPC;
 
-int ps_live_write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
-	size_t n = strlen(text);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, n) != (ssize_t)n)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-int ps_live_read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return (int)n;
-}
-
-unsigned long long ps_live_starttime(const char *root, long long tid)
-{
-	char path[256], buf[1024];
-	struct ps_live_stat st;
-
-	snprintf(path, sizeof(path), "%s/proc/%lld/stat", root, tid);
-	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 ||
-	    ps_live_parse_stat(buf, &st))
-		return 0;
-	return st.starttime;
-}
-
-/* sched_setaffinity (set) or sched_getaffinity (get) between a byte map and
- * a kernel CPU set of nbits. */
-static int mask_io(pid_t tid, unsigned char *bits, int nbits, int set_it)
-{
-	cpu_set_t *set;
-	size_t sz;
-	int i, r = 0;
-
-	set = CPU_ALLOC((size_t)nbits);
-	if (!set)
-		return -ENOMEM;
-	sz = CPU_ALLOC_SIZE((size_t)nbits);
-	CPU_ZERO_S(sz, set);
-	if (set_it) {
-		for (i = 0; i < nbits; i++)
-			if (bits[i])
-				CPU_SET_S((size_t)i, sz, set);
-		if (sched_setaffinity(tid, sz, set))
+		if (w > 0 && ftruncate(l->journal_fd, l->journal_size))
 			r = -errno;
-	} else {
-		if (sched_getaffinity(tid, sz, set))
-			r = -errno;
-		for (i = 0; i < nbits; i++)
-			bits[i] = !r && CPU_ISSET_S((size_t)i, sz, set);
+		if (!l->journal_err)
+			lg(l, "journal %s: %s; nothing it would cover is changed",
+			   l->journal_path, w > 0 ? "short write (disk full or file size limit)" :
+			   strerror(-r));
+		l->journal_err = 1;
+		return r;
 	}
-	CPU_FREE(set);
+	if (l->journal_err)
+		lg(l, "journal %s: writable again", l->journal_path);
+	l->journal_err = 0;
+	l->journal_size += n;
+	l->journal_dirty = 1;
+	if (!strncmp(buf, "task ", 5))
+		l->journal_tasks++;
+	return 0;
+}
+
+/* On disk before anything it records is changed. */
+int ps_live_journal_sync(struct ps_live *l)
+{
+	if (l->journal_fd < 0 || !l->journal_dirty)
+		return 0;
+	if (fdatasync(l->journal_fd)) {
+		int r = -errno;
+
+		if (!l->journal_err)
+			lg(l, "journal %s: fdatasync: %s; nothing it would cover is changed",
+			   l->journal_path, strerror(-r));
+		l->journal_err = 1;
+		return r;
+	}
+	l->journal_dirty = 0;
+	return 0;
+}
+
+int ps_live_journal_open(struct ps_live *l)
+{
+	l->journal_fd = open(l->journal_path,
+			     O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (l->journal_fd < 0)
+		return -errno;
+	l->journal_size = 0;
+	return 0;
+}
+
+static int cmp_tid_start(const void *a, const void *b)
+{
+	const unsigned long long *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/*
+ * Rewrite the journal with the records still needed: every non-task record
+ * (the last NR_KEEP_APPLIED "applied" ones), and a task record only while
+ * its thread is managed. A new file, synced, renamed over the old one: a
+ * crash leaves one or the other, both complete.
+ */
+#define NR_KEEP_APPLIED 16
+int ps_live_journal_compact(struct ps_live *l)
+{
+	char tmp[600], line[1300];
+	unsigned long long *keys = NULL, key[2];
+	struct ps_journal_rec rec;
+	int i, nk = 0, fd = -1, r = 0, napplied = 0, seen_applied = 0, ntasks = 0;
+	long size = 0;
+	FILE *f;
+
+	if (l->journal_fd < 0)
+		return 0;
+	keys = malloc(sizeof(*keys) * 2 * ((size_t)l->thr_n + 1));
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < l->thr_n; i++)
+		if (l->thr[i].managed == 1) {
+			keys[2 * nk] = (unsigned long long)l->thr[i].tid;
+			keys[2 * nk + 1] = l->thr[i].start;
+			nk++;
+		}
+	qsort(keys, (size_t)nk, sizeof(*keys) * 2, cmp_tid_start);
+	f = fopen(l->journal_path, "re");
+	if (!f) {
+		r = -errno;
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (!ps_journal_parse_line(line, &rec) && rec.kind == 'a')
+			napplied++;
+	rewind(f);
+	snprintf(tmp, sizeof(tmp), "%s.new", l->journal_path);
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		r = -errno;
+		fclose(f);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+
+		if (!n || line[n - 1] != '\n' || ps_journal_parse_line(line, &rec))
+			continue;
+		if (rec.kind == 't') {
+			key[0] = (unsigned long long)rec.id;
+			key[1] = rec.starttime;
+			if (!bsearch(key, keys, (size_t)nk, sizeof(*keys) * 2, cmp_tid_start))
+				continue;
+			ntasks++;
+		}
+		if (rec.kind == 'a' && seen_applied++ < napplied - NR_KEEP_APPLIED)
+			continue;
+		if (write(fd, line, n) != (ssize_t)n) {
+			r = errno ? -errno : -ENOSPC;
+			break;
+		}
+		size += (long)n;
+	}
+	fclose(f);
+	if (!r && fdatasync(fd))
+		r = -errno;
+	if (!r && rename(tmp, l->journal_path))
+		r = -errno;
+	if (r) {
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(l->journal_fd);
+	l->journal_fd = fd;
+	l->journal_size = size;
+	l->journal_tasks = ntasks;
+	l->journal_dirty = 0;
+out:
+	free(keys);
 	return r;
 }
 
-int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits)
+static int owner_alive(const struct ps_live *l, long long pid, unsigned long long st)
 {
-	return mask_io(tid, (unsigned char *)bits, nbits, 1);
+	return ps_live_starttime(l->cfg.root, pid) == st && st;
 }
 
-int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits)
+int ps_live_check_private(int fd, const struct stat *st_in, int want_dir)
 {
-	return mask_io(tid, bits, nbits, 0);
+	struct stat st;
+
+	if (st_in)
+		st = *st_in;
+	else if (fstat(fd, &st))
+		return -errno;
+	if (want_dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return -EPERM;
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	if (!want_dir && st.st_nlink != 1)
+		return -EPERM;
+	return 0;
 }
 
-/* Move every task of cgroup PATH to ORIGIN and remove PATH. */
-static void restore_cgroup(const char *root, const char *path, const char *origin,
-			   void (*log)(void *, const char *), void *arg)
+/* Journals of powersched processes that are gone: put back what they changed. */
+void ps_live_recover(struct ps_live *l)
+{
+	char path[1024], line[1200];
+	struct ps_journal_rec rec;
+	struct dirent *de;
+	DIR *d = opendir(l->cfg.state_dir);
+	int restored;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		FILE *f;
+		int alive = 0, fd;
+
+		if (strncmp(de->d_name, "journal.", 8) || strchr(de->d_name + 8, '.'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", l->cfg.state_dir, de->d_name);
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0 || ps_live_check_private(fd, NULL, 0)) {
+			lg(l, "%s: not a regular file of ours, private to us: not replayed", path);
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		f = fdopen(fd, "r");
+		if (!f) {
+			close(fd);
+			continue;
+		}
+		if (fgets(line, sizeof(line), f) && !ps_journal_parse_line(line, &rec) &&
+		    rec.kind == 'o')
+			alive = owner_alive(l, rec.id, rec.starttime) && rec.id != l->self;
+		fclose(f);
+		if (alive)
+			continue;
+		lg(l, "recovering %s, left by a powersched that did not exit cleanly", path);
+		if (!ps_live_restore_journal(l->cfg.root, path, l->cfg.log, l->cfg.log_arg,
+					     &restored))
+			lg(l, "recovered: %d thread mask(s) put back", restored);
+		snprintf(path, sizeof(path), "%s/state.%s.json", l->cfg.state_dir,
+			 de->d_name + 8);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+/* Move every task of cgroup PATH to ORIGIN and remove PATH: 0, or -errno
+ * when the cgroup is still there. */
+static int restore_cgroup(const char *root, const char *path, const char *origin,
+			  void (*log)(void *, const char *), void *arg)
 {
 	char file[1200], dst[1200], *buf, *p, *nl;
 	int n, moved = 0, tries, r;
 
 	buf = malloc(1 << 20);
 	if (!buf)
-		return;
+		return -ENOMEM;
 	snprintf(dst, sizeof(dst), "%s/sys/fs/cgroup%s/cgroup.procs", root,
 		 strcmp(origin, "/") ? origin : "");
 	snprintf(file, sizeof(file), "%s/sys/fs/cgroup%s/cgroup.procs", root, path);
@@ -145,46 +286,113 @@ static void restore_cgroup(const char *root, const char *path, const char *origi
 	}
 	free(buf);
 	snprintf(file, sizeof(file), "%s/sys/fs/cgroup%s", root, path);
-	if (rmdir(file) && errno != ENOENT)
-		ps_live_logf(log, arg, "restore: removing cgroup %s: %s", path,
-			     strerror(errno));
-	else
-		ps_live_logf(log, arg, "restore: cgroup %s removed, %d process(es) back in %s",
-			     path, moved, origin);
+	if (rmdir(file) && errno != ENOENT) {
+		r = -errno;
+		ps_live_logf(log, arg, "restore: removing cgroup %s: %s", path, strerror(-r));
+		return r;
+	}
+	ps_live_logf(log, arg, "restore: cgroup %s removed, %d process(es) back in %s",
+		     path, moved, origin);
+	return 0;
 }
+
+/* Another powersched cgroup under the root (not skip): its instance still
+ * needs cpuset there. */
+static int other_instance_cgroup(const char *root, const char *skip)
+{
+	char dir[1100];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup", root);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d)))
+		found = !strncmp(de->d_name, "powersched-", 11) &&
+			de->d_type == DT_DIR && (!skip || strcmp(de->d_name, skip + 1));
+	closedir(d);
+	return found;
+}
+
+#define NR_APPLIED_MAX 64
 
 int ps_live_restore_journal(const char *root, const char *path,
 			    void (*log)(void *arg, const char *msg), void *arg,
 			    int *restored)
 {
 	struct ps_journal_rec rec;
-	unsigned char *bits;
-	char line[1200];
-	int lineno = 0, r, ok = 0, nbits = PS_LIVE_MAX_CPUS;
-	FILE *f = fopen(path, "re");
+	unsigned char *bits, *cur;
+	char line[1200], *applied[NR_APPLIED_MAX], *kept = NULL, mine[600] = "";
+	size_t kept_len = 0;
+	int lineno = 0, r, ok = 0, nbits = PS_LIVE_MAX_CPUS, napplied = 0, fd, i, nfail = 0;
+	FILE *f;
 
 	*restored = 0;
-	if (!f)
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return -errno;
+	r = ps_live_check_private(fd, NULL, 0);
+	if (r) {
+		ps_live_logf(log, arg, "restore: %s is not a regular file of ours, private "
+			     "to us: not replayed", path);
+		close(fd);
+		return r;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
 	bits = malloc((size_t)nbits);
-	if (!bits) {
+	cur = malloc((size_t)nbits);
+	if (!bits || !cur) {
+		free(bits);
+		free(cur);
 		fclose(f);
 		return -ENOMEM;
 	}
 	/* threads first (their masks), then cgroups, then controllers, in
-	 * reverse of how they were made: three passes over the file */
-	for (int pass = 0; pass < 3; pass++) {
+	 * reverse of how they were made; before them, the sets we applied: a
+	 * thread is put back only while its mask is one of them (else the
+	 * user changed it since, and it is theirs) */
+	for (int pass = -1; pass < 3; pass++) {
 		rewind(f);
 		lineno = 0;
 		while (fgets(line, sizeof(line), f)) {
+			size_t len = strlen(line);
+			int fail = 0;
+
 			lineno++;
+			if (!len || line[len - 1] != '\n') {
+				/* torn (power lost mid-write) or too long: never
+				 * acted on */
+				if (pass == 0)
+					ps_live_logf(log, arg, "restore: %s line %d: incomplete, "
+						     "skipped", path, lineno);
+				if (len == sizeof(line) - 1)
+					while (fgets(line, sizeof(line), f) &&
+					       line[strlen(line) - 1] != '\n')
+						;
+				continue;
+			}
 			r = ps_journal_parse_line(line, &rec);
 			if (r < 0 && pass == 0)
 				ps_live_logf(log, arg, "restore: %s line %d: not understood, skipped",
 					     path, lineno);
 			if (r)
 				continue;
-			if (pass == 0 && rec.kind == 't') {
+			if (pass == -1 && rec.kind == 'a' && napplied < NR_APPLIED_MAX) {
+				applied[napplied] = strdup(rec.a);
+				napplied += applied[napplied] != NULL;
+			} else if (pass == -1 && rec.kind == 'c') {
+				snprintf(mine, sizeof(mine), "%s", rec.a);
+			} else if (pass == 0 && rec.kind == 'o') {
+				fail = 1; /* kept at the top of a kept journal */
+			} else if (pass == 0 && rec.kind == 't') {
+				char now[8192];
+
 				if (ps_live_starttime(root, rec.id) != rec.starttime)
 					continue; /* gone, or the TID was reused */
 				if (ps_cpulist_parse(rec.a, bits, nbits)) {
@@ -192,29 +400,89 @@ int ps_live_restore_journal(const char *root, const char *path,
 						     path, lineno, rec.a);
 					continue;
 				}
+				if (ps_live_get_mask((pid_t)rec.id, cur, nbits) ||
+				    ps_cpulist_format(cur, nbits, now, sizeof(now)))
+					continue;
+				for (i = 0; i < napplied && strcmp(applied[i], now); i++)
+					;
+				if (i == napplied) {
+					if (strcmp(now, rec.a))
+						ps_live_logf(log, arg, "restore: thread %lld has %s, not "
+							     "a set we applied: the user's, left as it is",
+							     rec.id, now);
+					continue;
+				}
 				r = ps_live_set_mask((pid_t)rec.id, bits, nbits);
-				if (r && r != -ESRCH)
+				if (r && r != -ESRCH) {
 					ps_live_logf(log, arg, "restore: thread %lld to %s: %s",
 						     rec.id, rec.a, strerror(-r));
-				else if (!r)
+					fail = 1;
+				} else if (!r) {
 					ok++;
+				}
 			} else if (pass == 1 && rec.kind == 'c') {
-				restore_cgroup(root, rec.a, rec.b, log, arg);
+				fail = restore_cgroup(root, rec.a, rec.b, log, arg) != 0;
 			} else if (pass == 2 && rec.kind == 's') {
 				char file[1200];
 
-				snprintf(file, sizeof(file), "%s/sys/fs/cgroup%s/cgroup.subtree_control",
-					 root, strcmp(rec.a, "/") ? rec.a : "");
-				r = ps_live_write_file(file, "-cpuset");
-				if (r)
+				/* cpuset stays on while another instance's cgroup
+				 * needs it (that one turns it off when it ends) */
+				if (other_instance_cgroup(root, mine[0] ? mine : NULL)) {
+					ps_live_logf(log, arg, "restore: cpuset left on in %s: another "
+						     "powersched cgroup is there", rec.a);
+					continue;
+				}
+				snprintf(file, sizeof(file), "%s/sys/fs/cgroup/cgroup.subtree_control",
+					 root);
+				r = ps_live_guarded_write(root, file, "-cpuset", log, arg);
+				if (r) {
 					ps_live_logf(log, arg, "restore: -cpuset in %s: %s", rec.a,
 						     strerror(-r));
+					fail = 1;
+				}
+			}
+			if (fail) {
+				char *k;
+
+				nfail += rec.kind != 'o';
+				k = realloc(kept, kept_len + len + 1);
+
+				if (k) {
+					kept = k;
+					memcpy(kept + kept_len, line, len + 1);
+					kept_len += len;
+				}
 			}
 		}
 	}
+	for (i = 0; i < napplied; i++)
+		free(applied[i]);
 	free(bits);
+	free(cur);
 	fclose(f);
 	*restored = ok;
+	/* a record that could not be put back stays, for a later start; the
+	 * owner line alone means nothing is left */
+	if (kept && nfail) {
+		char tmp[1100];
+		int w;
+
+		snprintf(tmp, sizeof(tmp), "%s.new", path);
+		unlink(tmp);
+		w = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		r = w < 0 ? -errno : 0;
+		if (!r && (write(w, kept, kept_len) != (ssize_t)kept_len || fdatasync(w)))
+			r = -EIO;
+		if (w >= 0)
+			close(w);
+		if (!r && rename(tmp, path))
+			r = -errno;
+		free(kept);
+		ps_live_logf(log, arg, "restore: %s kept with what could not be put back%s", path,
+			     r ? " (rewriting it failed: kept whole)" : "");
+		return 0;
+	}
+	free(kept);
 	if (unlink(path))
 		return -errno;
 	return 0;

@@ -1,16 +1,174 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal helpers of the live side, shared by its files. */
+/*
+ * Internal to the live side: the controller's context and the two small
+ * tables of operations it is built from, a load source and an enforcement
+ * backend, plus the helpers its files share.
+ */
 #ifndef PS_LIVE_INT_H
 #define PS_LIVE_INT_H
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "ps/live.h"
+#include "ps/livectl.h"
+#include "ps/policy.h"
 
 #define PS_LIVE_MAX_CPUS 4096
 
+#define ACTIVE_BUSY 0.25 /* a PU busier than this over an interval is active */
+#define NR_RECENT 8
+#define NR_APPLIED 32
+#define PS_LIVE_STATBUF (256 * 1024) /* /proc/stat of 4096 CPUs fits */
+
+struct thr {
+	pid_t tid, tgid, ppid;
+	unsigned long long start, run_ns, wait_ns;
+	double util;
+	int cpu;
+	char state;  /* R: running or queued when sampled */
+	int state_now; /* state read from stat in this interval's scan */
+	int managed; /* 1: ours (journaled), 2: left alone, 3: journaled, not synced */
+	int excluded; /* kernel, real-time or filtered out: never read again */
+	int r_zero;   /* runnable with no CPU at all over the last interval */
+	int fresh;    /* newly ours, its mask still to be set */
+	int checked;  /* excluded: looked at for a mask of ours once */
+	char pexcl;   /* excluded by its process (PID 1, a manager, comm) */
+	char agg;     /* carried on its process's aggregate: not read this scan */
+	int read_iv;  /* interval of its last schedstat read */
+	unsigned long long pticks; /* its process's utime + stime at this scan */
+	double aggu;  /* main thread of an aggregated process: the process's use */
+	int seen;     /* this scan: 0 first sight, 1 known (dr, dw valid), 2 known,
+		       * carried on or just back from its process's aggregate */
+	int rz_prev;  /* this scan: r_zero of the previous interval */
+	unsigned long long dr, dw; /* this scan: run and wait over the interval */
+	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
+};
+
+struct proc_ent {
+	pid_t pid, ppid;
+	unsigned long long start; /* 0: not read (daemon) */
+	signed char marked;       /* managed in that scan */
+	signed char excluded; /* daemon: in an excluded cgroup; -1 not read yet */
+};
+
+struct recent {
+	double t_s;
+	int nr_tasks, nr_allowed;
+	double demand;
+	char allowed[256];
+};
+
+struct ps_live_source_ops;
+struct ps_live_backend_ops;
+
+struct ps_live {
+	struct ps_live_cfg cfg;
+	const struct ps_live_source_ops *src;  /* where load comes from */
+	const struct ps_live_backend_ops *be;  /* how a set is enforced */
+	struct ps_topo *topo;
+	struct ps_decision dec[2];
+	int cur, have_dec;
+	struct ps_policy_params params;
+	enum ps_policy resolved;
+	char why[160];
+	enum ps_live_backend backend;
+	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
+	char cg_written[8192]; /* what cpuset.cpus holds */
+	unsigned char cg_limit[PS_LIVE_MAX_CPUS]; /* the origin's CPUs (AllowedCPUs) */
+	int have_cg_limit;
+	pid_t child;
+	pid_t self;
+	int journal_fd;          /* O_APPEND, one write per record; -1: none */
+	int journal_dirty, journal_err;
+	long journal_size;       /* bytes of complete records */
+	int journal_tasks;       /* task records in it (compaction) */
+	char journal_path[512], state_path[512];
+	unsigned char *online, *allowed_os, *scratch;
+	unsigned char *set_os;   /* affinity: the set on the managed threads now */
+	char online_str[8192];
+	struct thr *thr, *nthr;
+	int nthr_n, nthr_cap, thr_n, thr_cap;
+	double *util;
+	int util_cap;
+	struct ps_ratelimit rl;
+	double last_t, start_t;
+	int started;
+	/* energy */
+	unsigned long long *cpu_busy, *cpu_total;
+	double *pu_busy;
+	double energy_j, pkg_sum, core_sum;
+	unsigned long long rapl_uj;
+	int have_rapl;
+	int intervals, mask_changes, threads_seen, held;
+	struct recent recent[NR_RECENT];
+	int nrecent;
+	/* masks we applied (affinity backend), to tell inherited from own */
+	char *applied[NR_APPLIED];
+	int napplied;
+	double last_demand;
+	unsigned long long psi_prev;
+	int psi_now;      /* some task waited for a CPU over the last interval */
+	double sat;       /* ps_demand_saturation() of the set, last interval */
+	double run_cpus, wait_cpus; /* managed threads' run and wait, in CPUs */
+	unsigned long long nofile_cur; /* the soft limit we found, for the child */
+	int have_nofile;
+	char statbuf[PS_LIVE_STATBUF]; /* /proc/stat, read every interval */
+	int pu_of_cpu[PS_LIVE_MAX_CPUS]; /* PU index of an OS CPU, -1: none */
+	int nr_ss_fd, max_ss_fd; /* schedstat descriptors open, and the most */
+	int full_scan;            /* list every process afresh (no cache) */
+	double scan_dt;           /* this scan's interval, seconds */
+	struct proc_ent *procs;   /* last interval's processes, by pid */
+	int nprocs;
+};
+
+/* log through the configured callback */
+#define lg(l, ...) ps_live_logf((l)->cfg.log, (l)->cfg.log_arg, __VA_ARGS__)
+
+/**
+ * struct ps_live_source_ops - a load source
+ * @name: as in the docs and logs
+ * @scan: read the managed threads (the backend's members) into l->thr with
+ *        their utilization over dt seconds; 0 or -errno
+ * @runnable: is thread t runnable now (also refreshes t->state, t->cpu)
+ */
+struct ps_live_source_ops {
+	const char *name;
+	int (*scan)(struct ps_live *l, double dt);
+	int (*runnable)(const struct ps_live *l, struct thr *t);
+};
+
+/**
+ * struct ps_live_backend_ops - an enforcement backend
+ * @name: short name (status file)
+ * @label: for the run summary
+ * @members: call each(l, pid) for every process it manages; 0 or -errno
+ * @prepare_child: run: make what the child joins before exec; fill procs
+ *                 with the cgroup.procs path or ""; 0 or -errno
+ * @set_child: run: the child's PID is known
+ * @apply: the allowed set changed to list (changed = 1) or not; put it on
+ *         the managed tasks (new ones too); its journal records first
+ * @sweep: at the end: record what the last interval did not see (or NULL)
+ * @release: process pid is no longer managed: its tasks back (or NULL)
+ */
+struct ps_live_backend_ops {
+	const char *name;
+	const char *label;
+	int (*members)(struct ps_live *l, int (*each)(struct ps_live *, pid_t));
+	int (*prepare_child)(struct ps_live *l, char *procs, size_t len);
+	void (*set_child)(struct ps_live *l, pid_t pid);
+	int (*apply)(struct ps_live *l, const char *list, int changed);
+	int (*sweep)(struct ps_live *l);
+	void (*release)(struct ps_live *l, pid_t pid);
+};
+
+extern const struct ps_live_source_ops ps_live_source_proc;
+extern const struct ps_live_backend_ops ps_live_backend_cgroup;
+extern const struct ps_live_backend_ops ps_live_backend_affinity;
+
+/* sysio.c */
 void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* 0 or -errno */
@@ -21,5 +179,41 @@ int ps_live_read_file(const char *path, char *buf, size_t len);
 unsigned long long ps_live_starttime(const char *root, long long tid);
 int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits);
 int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits);
+/* write text to file, putting back every task affinity it reset */
+int ps_live_guarded_write(const char *root, const char *file, const char *text,
+			  void (*log)(void *, const char *), void *arg);
+/* root-relative path: the configured root, then fmt */
+void ps_live_path(const struct ps_live *l, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* journal.c: the writer and recovery of stale journals */
+/* 0, or -errno: the record is not on disk, so its change must not happen */
+int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ps_live_journal_sync(struct ps_live *l);
+int ps_live_journal_open(struct ps_live *l);
+int ps_live_journal_compact(struct ps_live *l);
+void ps_live_recover(struct ps_live *l);
+/* fd (or st) is a regular file (want_dir: a directory) owned by us and
+ * writable by no one else; 0 or -EPERM */
+struct stat;
+int ps_live_check_private(int fd, const struct stat *st, int want_dir);
+
+/* source_proc.c: the thread tables (shared with the affinity backend) */
+int ps_live_thr_before(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b);
+int ps_live_lower_bound(const struct ps_live *l, pid_t tgid, pid_t tid);
+struct thr *ps_live_find_thr(const struct ps_live *l, pid_t tgid, pid_t tid);
+int ps_live_members_cgroup(struct ps_live *l, int (*each)(struct ps_live *, pid_t));
+int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t));
+
+/* backend_cgroup.c */
+int ps_live_cgroup_usable(struct ps_live *l);
+int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len);
+
+/* energy.c */
+void ps_live_account_energy(struct ps_live *l, double dt);
+
+/* status.c */
+void ps_live_write_state(struct ps_live *l);
 
 #endif

@@ -56,6 +56,8 @@ int ps_live_parse_stat(const char *text, struct ps_live_stat *out)
 		switch (field) {
 		case 4: out->ppid = (pid_t)v; break;
 		case 9: out->flags = (unsigned long)v; break;
+		case 14: out->utime = v; break;
+		case 15: out->stime = v; break;
 		case 20: out->nr_threads = (int)v; break;
 		case 22: out->starttime = v; break;
 		case 39: out->cpu = (int)v; break;
@@ -195,6 +197,23 @@ int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
 	return 0;
 }
 
+/* an absolute cgroup path with no "." or ".." component */
+static int cgroup_path_ok(const char *p)
+{
+	if (p[0] != '/')
+		return 0;
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
 int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 {
 	char kind[16];
@@ -218,12 +237,19 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 		if (sscanf(line, "%lld %llu %511s", &out->id, &out->starttime, out->a) != 3 ||
 		    out->id <= 0)
 			return -EINVAL;
+	} else if (!strcmp(kind, "applied")) {
+		out->kind = 'a';
+		if (sscanf(line, "%511s", out->a) != 1)
+			return -EINVAL;
 	} else if (!strcmp(kind, "cgroup")) {
 		size_t len;
 
 		out->kind = 'c';
-		/* ORIGIN is the rest of the line: a cgroup name may hold spaces */
-		if (sscanf(line, "%511s %n", out->a, &n) != 1 || out->a[0] != '/')
+		/* ORIGIN is the rest of the line: a cgroup name may hold spaces.
+		 * PATH is one of ours, right under the root: "/powersched-NAME" */
+		if (sscanf(line, "%511s %n", out->a, &n) != 1 ||
+		    strncmp(out->a, "/powersched-", 12) || !out->a[12] ||
+		    strchr(out->a + 1, '/') || strstr(out->a, ".."))
 			return -EINVAL;
 		line += n;
 		len = strcspn(line, "\n");
@@ -231,9 +257,13 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 			return -EINVAL;
 		memcpy(out->b, line, len);
 		out->b[len] = '\0';
+		if (!cgroup_path_ok(out->b))
+			return -EINVAL;
 	} else if (!strcmp(kind, "subtree")) {
 		out->kind = 's';
-		if (sscanf(line, "%511s", out->a) != 1 || out->a[0] != '/')
+		/* only the root's: that is the one place we enable cpuset */
+		if (sscanf(line, "%511s %511s", out->a, out->b) < 1 || strcmp(out->a, "/") ||
+		    (out->b[0] && strcmp(out->b, "shared")))
 			return -EINVAL;
 	} else {
 		return -EINVAL;

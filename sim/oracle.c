@@ -10,6 +10,12 @@
  * placement family that matters under this model (which domains are open and
  * whether siblings share); it is not an exhaustive search. Results are cached
  * for a repeated demand.
+ *
+ * Cost: first-fit gives the same placement for every prefix that holds the
+ * demand (see ps_oracle_power()), so an order is one candidate: one
+ * first-fit over the whole order, a min-tree finding the first PU with room
+ * in O(log P), and one evaluation of the model. A new demand costs
+ * O(n log n + n log P + model), not the O(P x n x P) of trying each prefix.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,6 +30,8 @@ struct ps_oracle {
 	int max_tasks;
 	int *orders[3];
 	double *pu_dem;
+	double *tree;      /* min-tree of PU demand over one order's positions */
+	int leaves;        /* power of two >= nr_pus */
 	double *sorted;
 	double *last;
 	int nlast;
@@ -51,11 +59,14 @@ int ps_oracle_new(const struct ps_topo *t, const struct ps_model *m,
 	for (k = 0; k < 3; k++)
 		o->orders[k] = malloc(sizeof(int) * t->nr_pus);
 	o->pu_dem = malloc(sizeof(double) * t->nr_pus);
+	for (o->leaves = 1; o->leaves < t->nr_pus; o->leaves *= 2)
+		;
+	o->tree = malloc(sizeof(double) * 2 * o->leaves);
 	o->sorted = malloc(sizeof(double) * (max_tasks + 1));
 	o->last = malloc(sizeof(double) * (max_tasks + 1));
 	o->nlast = -1;
 	if (!o->orders[0] || !o->orders[1] || !o->orders[2] || !o->pu_dem ||
-	    !o->sorted || !o->last) {
+	    !o->tree || !o->sorted || !o->last) {
 		ps_oracle_free(o);
 		return -ENOMEM;
 	}
@@ -75,9 +86,63 @@ void ps_oracle_free(struct ps_oracle *o)
 	for (k = 0; k < 3; k++)
 		free(o->orders[k]);
 	free(o->pu_dem);
+	free(o->tree);
 	free(o->sorted);
 	free(o->last);
 	free(o);
+}
+
+/* Leftmost position j with dem[j] + v <= 1 + 1e-9, or -1: the min-tree is
+ * exact because x -> fl(x + v) is monotonic. */
+static int ffd_find(const struct ps_oracle *o, double v)
+{
+	const double lim = 1.0 + 1e-9;
+	int i = 1;
+
+	if (!(o->tree[1] + v <= lim))
+		return -1;
+	while (i < o->leaves)
+		i = o->tree[2 * i] + v <= lim ? 2 * i : 2 * i + 1;
+	return i - o->leaves;
+}
+
+static void ffd_add(struct ps_oracle *o, int j, double v)
+{
+	int i = j + o->leaves;
+
+	o->tree[i] += v;
+	for (i /= 2; i >= 1; i /= 2) {
+		double l = o->tree[2 * i], r = o->tree[2 * i + 1];
+
+		o->tree[i] = l < r ? l : r;
+	}
+}
+
+/*
+ * First-fit decreasing of o->sorted into the PUs of one order. Return: 1 and
+ * o->pu_dem filled, or 0 if some task finds no PU with room.
+ */
+static int ffd(struct ps_oracle *o, const int *order, int n)
+{
+	const struct ps_topo *t = o->t;
+	int i, j;
+
+	for (i = 0; i < 2 * o->leaves; i++)
+		o->tree[i] = INFINITY;
+	for (j = 0; j < t->nr_pus; j++)
+		o->tree[o->leaves + j] = 0;
+	for (i = o->leaves - 1; i >= 1; i--)
+		o->tree[i] = o->tree[2 * i] < o->tree[2 * i + 1] ?
+			     o->tree[2 * i] : o->tree[2 * i + 1];
+	for (i = 0; i < n; i++) {
+		j = ffd_find(o, o->sorted[i]);
+		if (j < 0)
+			return 0;
+		ffd_add(o, j, o->sorted[i]);
+	}
+	for (j = 0; j < t->nr_pus; j++)
+		o->pu_dem[order[j]] = o->tree[o->leaves + j];
+	return 1;
 }
 
 int ps_oracle_power(struct ps_oracle *o, const double *demand, int n,
@@ -85,7 +150,7 @@ int ps_oracle_power(struct ps_oracle *o, const double *demand, int n,
 {
 	const struct ps_topo *t = o->t;
 	double best = INFINITY, best_work = -1, best_any = INFINITY, sum = 0;
-	int k, ord, i, kmin;
+	int ord, i, kmin;
 
 	if (n > o->max_tasks)
 		return -EINVAL;
@@ -100,49 +165,36 @@ int ps_oracle_power(struct ps_oracle *o, const double *demand, int n,
 	kmin = (int)ceil(sum - 1e-9);
 	if (kmin < 1)
 		kmin = 1;
-	for (ord = 0; ord < 3; ord++) {
-		for (k = kmin; k <= t->nr_pus; k++) {
-			struct ps_power pw;
-			int fits = 1;
+	/*
+	 * Every prefix k of an order that first-fit holds gives the same
+	 * placement: a task goes to the first PU with room, so if it found one
+	 * among the first k it finds the same one among the first k + 1. The
+	 * prefixes of an order are therefore one candidate, the first-fit into
+	 * the whole order, valid when some prefix of at least kmin PUs exists.
+	 */
+	for (ord = 0; ord < 3 && kmin <= t->nr_pus; ord++) {
+		struct ps_power pw;
 
-			memset(o->pu_dem, 0, sizeof(double) * t->nr_pus);
-			for (i = 0; i < n; i++) {
-				int j;
-
-				for (j = 0; j < k; j++) {
-					double *d = &o->pu_dem[o->orders[ord][j]];
-
-					if (*d + o->sorted[i] <= 1.0 + 1e-9) {
-						*d += o->sorted[i];
-						break;
-					}
-				}
-				if (j == k) {
-					fits = 0;
-					break;
-				}
-			}
-			if (!fits)
-				continue;
-			if (ps_power_eval(t, o->m, o->pu_dem, NULL, &pw))
-				return -ENOMEM;
-			if (pw.work >= 0.999 * sum && pw.power_w < best)
-				best = pw.power_w;
-			if (pw.work > best_work + 1e-9 ||
-			    (fabs(pw.work - best_work) <= 1e-9 && pw.power_w < best_any)) {
-				best_work = pw.work;
-				best_any = pw.power_w;
-			}
+		if (!ffd(o, o->orders[ord], n))
+			continue;
+		if (ps_power_eval(t, o->m, o->pu_dem, NULL, &pw))
+			return -ENOMEM;
+		if (pw.work >= 0.999 * sum && pw.power_w < best)
+			best = pw.power_w;
+		if (pw.work > best_work + 1e-9 ||
+		    (fabs(pw.work - best_work) <= 1e-9 && pw.power_w < best_any)) {
+			best_work = pw.work;
+			best_any = pw.power_w;
 		}
 	}
 	if (!isfinite(best))
 		best = best_any;
 	if (!isfinite(best)) {
 		/* more demand than PUs: every PU full */
-		for (i = 0; i < t->nr_pus; i++)
-			o->pu_dem[i] = 1.0;
 		struct ps_power pw;
 
+		for (i = 0; i < t->nr_pus; i++)
+			o->pu_dem[i] = 1.0;
 		if (ps_power_eval(t, o->m, o->pu_dem, NULL, &pw))
 			return -ENOMEM;
 		best = pw.power_w;

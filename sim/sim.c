@@ -5,18 +5,23 @@
  * Tasks share a PU fairly (processor sharing: n runnable tasks each get 1/n
  * of it); k busy siblings of a core each run at (1 + g (k-1)) / k, g the
  * model's smt_gain. Progress is computed lazily per core when something on
- * it changes, and the next completion on a core is one event (stale ones
- * are dropped by a version number).
+ * it changes, and the next completion on a core is one keyed event of the
+ * queue, moved when that time changes.
  *
  * Kernel model, inside the allowed PUs:
- *  - wake-up: the previous PU if its core is idle; else the first idle core
- *    (searching the previous PU's top-level domain first); else the previous
- *    PU if idle; else the first idle PU; else the least loaded PU.
+ *  - wake-up: the previous PU if its core is idle; else the first idle core,
+ *    searched domain by domain from the previous PU's LLC (the smallest
+ *    domain holding it and another core) up to the machine; else the
+ *    previous PU if idle; else the first idle PU, searched the same way;
+ *    else the least loaded PU (a tournament tree, O(log P) per change).
  *  - a PU going idle pulls a task from a PU running two or more (new-idle
  *    balance);
  *  - every balance period: a task moves from a PU with two or more to an
- *    idle core, then to an idle PU; a core with two busy siblings hands one
- *    task to an idle core.
+ *    idle core, then to an idle PU, else to the least loaded PU if that runs
+ *    two fewer; a core with two busy siblings hands one task to an idle
+ *    core. At most 64 moves; only PUs and cores that can give a task are
+ *    visited (bitmaps, and the least-loaded tree's max), so a balanced
+ *    machine costs O(P / 64) words per balance, not O(P).
  * Legacy mode (the 2012 knobs) replaces the balance with packing toward a
  * target: packages in order, each filled to its capacity in tasks. That
  * capacity is the 2.6.3x arithmetic: DIV_ROUND_CLOSEST(cpu_power, 1024)
@@ -32,12 +37,15 @@
  * ps_policy_decide(); the allowed set it returns is applied at once (tasks
  * on PUs taken away move). Utilization is the PU time a task received over
  * the interval, decayed: u = max(sample, (u + sample) / 2). Jobs of a
- * Poisson or trace item count together, split into tasks of at most 1.0.
+ * Poisson or trace item count together, split into tasks of at most 1.0,
+ * and so do tasks under 0.005 each (10,000 tasks of 0.002 are 20 PUs of
+ * load, not none).
  * Deadline misses in an interval are pressure: the next decision may not
  * have fewer PUs than twice the set that missed, held for 10 intervals,
  * doubling each time misses come back.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +80,7 @@ struct stask {
 struct spu {
 	int head, nr;
 	int core;
-	int top;           /* index of its top-level domain (below the root) */
+	int llc;           /* smallest domain holding it and another core */
 	double busy_since;
 	double work_iv;
 };
@@ -80,7 +88,6 @@ struct spu {
 struct score {
 	int lo, hi;        /* PU indices */
 	int nbusy;
-	unsigned ver;
 	double pending_t;  /* time of the queued completion event, or inf */
 };
 
@@ -104,7 +111,18 @@ struct sim {
 	int ncores;
 	int nwords;
 	unsigned long long *allowed, *idle_pu, *idle_core;
+	unsigned long long *over;  /* PUs with nr >= 2 */
+	unsigned long long *core2; /* cores with two or more busy PUs */
 	int n_over;        /* PUs with nr >= 2 */
+	int n_idle_pu, n_idle_core; /* allowed idle PUs, allowed PUs of idle cores */
+
+	/* least loaded: a tournament tree over PUs, leaves fixed lazily */
+	int ll_leaves;
+	int *ll_min;       /* min nr over allowed PUs (INT_MAX: none) */
+	int *ll_arg;       /* its leftmost PU */
+	int *ll_max;       /* max nr over all PUs */
+	int *ll_list, ll_n;
+	unsigned char *ll_dirty;
 
 	/* power: current watts, and per-domain busy PU counts */
 	double p_now, t_acc;
@@ -162,6 +180,25 @@ static inline int bit_get(const unsigned long long *b, int i)
 	return (b[i >> 6] >> (i & 63)) & 1;
 }
 
+/* First i >= from with bit i set in b (nbits bits), or -1. */
+static int next_set(const unsigned long long *b, int nbits, int from)
+{
+	int w, nw = (nbits + 63) >> 6;
+	unsigned long long x;
+
+	if (from >= nbits)
+		return -1;
+	w = from >> 6;
+	x = b[w] & (~0ull << (from & 63));
+	for (;;) {
+		if (x)
+			return (w << 6) + __builtin_ctzll(x);
+		if (++w >= nw)
+			return -1;
+		x = b[w];
+	}
+}
+
 /* First i in [lo, hi) with a[i] & b[i], or -1. */
 static int first_both(const struct sim *s, const unsigned long long *a,
 		      const unsigned long long *b, int lo, int hi)
@@ -184,21 +221,85 @@ static int first_both(const struct sim *s, const unsigned long long *a,
 	return -1;
 }
 
-/* First in search order starting at the PU's top-level domain. */
+/*
+ * The first allowed PU set in b, domain by domain: the LLC of near (the
+ * smallest domain holding it and another core), then each domain above,
+ * in each the PUs not yet searched, after the child's range then before
+ * it. Without near, the whole machine in order.
+ */
 static int search(const struct sim *s, const unsigned long long *b, int near)
 {
-	const struct ps_domain *d;
-	int r;
+	const struct ps_domain *doms = s->t->doms;
+	int d, r;
 
 	if (near < 0)
 		return first_both(s, s->allowed, b, 0, s->t->nr_pus);
-	d = &s->t->doms[s->pu[near].top];
-	r = first_both(s, s->allowed, b, d->pu_lo, d->pu_hi);
-	if (r < 0)
-		r = first_both(s, s->allowed, b, d->pu_hi, s->t->nr_pus);
-	if (r < 0)
-		r = first_both(s, s->allowed, b, 0, d->pu_lo);
+	d = s->pu[near].llc;
+	r = first_both(s, s->allowed, b, doms[d].pu_lo, doms[d].pu_hi);
+	while (r < 0 && doms[d].parent >= 0) {
+		int lo = doms[d].pu_lo, hi = doms[d].pu_hi;
+
+		d = doms[d].parent;
+		r = first_both(s, s->allowed, b, hi, doms[d].pu_hi);
+		if (r < 0)
+			r = first_both(s, s->allowed, b, doms[d].pu_lo, lo);
+	}
 	return r;
+}
+
+/* Least-loaded tree: a PU's nr or allowed bit changed. */
+static inline void ll_mark(struct sim *s, int p)
+{
+	if (!s->ll_dirty[p]) {
+		s->ll_dirty[p] = 1;
+		s->ll_list[s->ll_n++] = p;
+	}
+}
+
+static inline void ll_pull(struct sim *s, int i)
+{
+	int l = 2 * i, r = 2 * i + 1;
+
+	if (s->ll_min[l] <= s->ll_min[r]) {
+		s->ll_min[i] = s->ll_min[l];
+		s->ll_arg[i] = s->ll_arg[l];
+	} else {
+		s->ll_min[i] = s->ll_min[r];
+		s->ll_arg[i] = s->ll_arg[r];
+	}
+	s->ll_max[i] = s->ll_max[l] > s->ll_max[r] ? s->ll_max[l] : s->ll_max[r];
+}
+
+/* Bring the tree up to date: O(log P) per PU changed since the last look. */
+static void ll_fix(struct sim *s)
+{
+	int k;
+
+	for (k = 0; k < s->ll_n; k++) {
+		int p = s->ll_list[k], i = s->ll_leaves + p;
+
+		s->ll_dirty[p] = 0;
+		s->ll_min[i] = bit_get(s->allowed, p) ? s->pu[p].nr : INT_MAX;
+		s->ll_max[i] = s->pu[p].nr;
+		for (i /= 2; i >= 1; i /= 2)
+			ll_pull(s, i);
+	}
+	s->ll_n = 0;
+}
+
+/* Leftmost PU >= from with nr >= thr, or -1: a descent of the max tree. */
+static int first_nr_ge(const struct sim *s, int node, int lo, int hi, int from,
+		       int thr)
+{
+	int mid, r;
+
+	if (hi <= from || s->ll_max[node] < thr)
+		return -1;
+	if (hi - lo == 1)
+		return lo < s->t->nr_pus ? lo : -1;
+	mid = (lo + hi) / 2;
+	r = first_nr_ge(s, 2 * node, lo, mid, from, thr);
+	return r >= 0 ? r : first_nr_ge(s, 2 * node + 1, mid, hi, from, thr);
 }
 
 static double smt_speed(double g, int k)
@@ -252,6 +353,8 @@ static void pu_busy_flip(struct sim *s, int pu, int busy)
 
 	account(s, s->now);
 	s->p_now += sign * (m->active_w[PS_LVL_PU] - m->idle_w[PS_LVL_PU]);
+	if (bit_get(s->allowed, pu))
+		s->n_idle_pu -= sign;
 	if (busy) {
 		s->pu[pu].busy_since = s->now;
 		bit_clr(s->idle_pu, pu);
@@ -332,11 +435,8 @@ static int core_resched(struct sim *s, int c)
 	}
 	if (next == co->pending_t)
 		return 0; /* the queued event is still right */
-	co->ver++;
 	co->pending_t = next;
-	if (isfinite(next))
-		return ps_evq_push(&s->q, next, EV_COMPLETE, c, co->ver);
-	return 0;
+	return ps_evq_set(&s->q, c, next, EV_COMPLETE, c);
 }
 
 static void set_core_idle_bits(struct sim *s, int c, int idle)
@@ -344,6 +444,8 @@ static void set_core_idle_bits(struct sim *s, int c, int idle)
 	int p;
 
 	for (p = s->core[c].lo; p < s->core[c].hi; p++) {
+		if (bit_get(s->allowed, p))
+			s->n_idle_core += idle ? 1 : -1;
 		if (idle)
 			bit_set(s->idle_core, p);
 		else
@@ -364,12 +466,16 @@ static void rq_add(struct sim *s, int i, int p)
 		s->tk[u->head].prevq = i;
 	u->head = i;
 	k->last_t = s->now;
+	ll_mark(s, p);
 	if (++u->nr == 1) {
 		pu_busy_flip(s, p, 1);
 		if (s->core[u->core].nbusy++ == 0)
 			set_core_idle_bits(s, u->core, 0);
+		else if (s->core[u->core].nbusy == 2)
+			bit_set(s->core2, u->core);
 	} else if (u->nr == 2) {
 		s->n_over++;
+		bit_set(s->over, p);
 	}
 }
 
@@ -385,12 +491,16 @@ static void rq_del(struct sim *s, int i)
 	if (k->next >= 0)
 		s->tk[k->next].prevq = k->prevq;
 	k->prev_pu = k->pu;
+	ll_mark(s, k->pu);
 	if (--u->nr == 0) {
 		pu_busy_flip(s, k->pu, 0);
 		if (--s->core[u->core].nbusy == 0)
 			set_core_idle_bits(s, u->core, 1);
+		else if (s->core[u->core].nbusy == 1)
+			bit_clr(s->core2, u->core);
 	} else if (u->nr == 1) {
 		s->n_over--;
+		bit_clr(s->over, k->pu);
 	}
 	k->pu = -1;
 }
@@ -421,16 +531,18 @@ static int migrate(struct sim *s, int i, int p)
 	return r ? r : enqueue(s, i, p);
 }
 
-static int least_loaded(const struct sim *s, int near)
+/*
+ * The allowed PU with the fewest tasks: near if it is one of them, else
+ * the first. O(log P) per PU changed since the last call.
+ */
+static int least_loaded(struct sim *s, int near)
 {
-	int best = -1, p;
-
-	if (near >= 0 && bit_get(s->allowed, near))
-		best = near;
-	for (p = 0; p < s->t->nr_pus; p++)
-		if (bit_get(s->allowed, p) && (best < 0 || s->pu[p].nr < s->pu[best].nr))
-			best = p;
-	return best;
+	ll_fix(s);
+	if (s->ll_min[1] == INT_MAX)
+		return -1;
+	if (near >= 0 && bit_get(s->allowed, near) && s->pu[near].nr == s->ll_min[1])
+		return near;
+	return s->ll_arg[1];
 }
 
 static int legacy_level2(const struct sim *s)
@@ -445,7 +557,7 @@ static int legacy_packs(const struct sim *s)
 	       (s->cfg->pol.mc || s->cfg->pol.smt);
 }
 
-static int select_pu(const struct sim *s, int i)
+static int select_pu(struct sim *s, int i)
 {
 	int prev = s->tk[i].prev_pu, p, k;
 
@@ -457,12 +569,12 @@ static int select_pu(const struct sim *s, int i)
 	}
 	if (prev >= 0 && bit_get(s->allowed, prev) && bit_get(s->idle_core, prev))
 		return prev;
-	p = search(s, s->idle_core, prev);
+	p = s->n_idle_core ? search(s, s->idle_core, prev) : -1;
 	if (p >= 0)
 		return p;
 	if (prev >= 0 && bit_get(s->allowed, prev) && bit_get(s->idle_pu, prev))
 		return prev;
-	p = search(s, s->idle_pu, prev);
+	p = s->n_idle_pu ? search(s, s->idle_pu, prev) : -1;
 	if (p >= 0)
 		return p;
 	return least_loaded(s, prev);
@@ -565,10 +677,8 @@ static int on_complete(struct sim *s, int c)
 
 			if (s->pu[p].nr || !bit_get(s->allowed, p))
 				continue;
-			for (from = 0; from < s->t->nr_pus; from++)
-				if (s->pu[from].nr >= 2)
-					break;
-			if (from < s->t->nr_pus)
+			from = next_set(s->over, s->t->nr_pus, 0);
+			if (from >= 0)
 				r = migrate(s, s->pu[from].head, p);
 		}
 	}
@@ -599,7 +709,8 @@ static int on_periodic(struct sim *s, int i)
 	s->r->work_given += w;
 	s->item_rel_iv[s->tk[i].item] += w;
 	if (!r)
-		r = ps_evq_push(&s->q, s->now + it->period, EV_PERIODIC, i, 0);
+		r = ps_evq_push_lane(&s->q, s->tk[i].item, s->now + it->period,
+				     EV_PERIODIC, i);
 	return r;
 }
 
@@ -648,39 +759,53 @@ static int on_trace(struct sim *s, int item)
 	return r;
 }
 
-/* Stock periodic balance inside the allowed set. */
+/*
+ * Stock periodic balance inside the allowed set, at most 64 moves. Its cost
+ * does not grow with the machine when nothing is to be done: PUs running
+ * two or more are a bitmap, cores with two busy siblings another, and with
+ * no idle PU left only PUs with two more tasks than the least loaded can
+ * give one, found by a descent of the least-loaded tree (O(log P) each).
+ */
 static int balance_stock(struct sim *s)
 {
-	int moves = 0, c, r = 0, p;
+	const int P = s->t->nr_pus;
+	int moves = 0, c, r = 0, p = 0;
 
-	/* a PU running two or more: give one to an idle core, else idle PU */
-	for (p = 0; p < s->t->nr_pus && s->n_over && !r && moves < 64; p++) {
+	/* a PU running two or more: give one to an idle core, else idle PU,
+	 * else to the least loaded if that has two fewer; PUs in order, each
+	 * looked at again after a move */
+	while (s->n_over && !r && moves < 64) {
 		int to;
 
-		if (s->pu[p].nr < 2)
-			continue;
-		to = search(s, s->idle_core, p);
-		if (to < 0)
-			to = search(s, s->idle_pu, p);
-		if (to < 0) {
-			int ll = least_loaded(s, p);
+		if (s->n_idle_core || s->n_idle_pu) {
+			p = next_set(s->over, P, p);
+			if (p < 0)
+				break;
+			to = s->n_idle_core ? search(s, s->idle_core, p) : -1;
+			if (to < 0)
+				to = search(s, s->idle_pu, p);
+			if (to < 0)
+				break; /* cannot happen: the counts say one is idle */
+		} else {
+			int thr;
 
-			if (ll >= 0 && s->pu[ll].nr + 1 < s->pu[p].nr)
-				to = ll;
+			ll_fix(s);
+			if (s->ll_min[1] == INT_MAX)
+				break;
+			thr = s->ll_min[1] + 2 > 2 ? s->ll_min[1] + 2 : 2;
+			p = first_nr_ge(s, 1, 0, s->ll_leaves, p, thr);
+			if (p < 0)
+				break;
+			to = least_loaded(s, p);
 		}
-		if (to >= 0) {
-			r = migrate(s, s->pu[p].head, to);
-			moves++;
-			p--; /* look at this PU again */
-		}
+		r = migrate(s, s->pu[p].head, to);
+		moves++;
 	}
 	/* two busy siblings while a core is idle: spread */
-	for (c = 0; c < s->ncores && !r && moves < 64; c++) {
-		int to;
+	for (c = next_set(s->core2, s->ncores, 0); c >= 0 && !r && moves < 64;
+	     c = next_set(s->core2, s->ncores, c + 1)) {
+		int to = s->n_idle_core ? search(s, s->idle_core, s->core[c].lo) : -1;
 
-		if (s->core[c].nbusy < 2)
-			continue;
-		to = search(s, s->idle_core, s->core[c].lo);
 		if (to < 0)
 			break;
 		for (p = s->core[c].hi - 1; p >= s->core[c].lo; p--)
@@ -802,12 +927,19 @@ static void apply_allowed(struct sim *s, const unsigned char *allowed)
 	s->r->mask_changes++;
 	s->nr_allowed = 0;
 	for (p = 0; p < s->t->nr_pus; p++) {
+		if (bit_get(s->allowed, p) != !!allowed[p])
+			ll_mark(s, p);
 		if (allowed[p]) {
 			bit_set(s->allowed, p);
 			s->nr_allowed++;
 		} else {
 			bit_clr(s->allowed, p);
 		}
+	}
+	s->n_idle_pu = s->n_idle_core = 0;
+	for (p = 0; p < s->nwords; p++) {
+		s->n_idle_pu += __builtin_popcountll(s->allowed[p] & s->idle_pu[p]);
+		s->n_idle_core += __builtin_popcountll(s->allowed[p] & s->idle_core[p]);
 	}
 }
 
@@ -844,7 +976,7 @@ static int on_interval(struct sim *s)
 	const struct ps_workload *wl = s->cfg->wl;
 	double dt = s->now - s->iv_start;
 	struct ps_power pw;
-	double op;
+	double op, small = 0;
 	int c, i, n = 0, no = 0, r, p, it;
 
 	if (dt <= 0)
@@ -900,7 +1032,9 @@ static int on_interval(struct sim *s)
 
 				k->util = smp > (k->util + smp) / 2 ? smp : (k->util + smp) / 2;
 				k->cpu_iv = 0;
-				if (k->util >= 0.005 && n < s->cap_in)
+				if (k->util < 0.005)
+					small += k->util;
+				else if (n < s->cap_in)
 					s->uin[n++] = k->util > 1 ? 1 : k->util;
 			}
 		} else {
@@ -908,6 +1042,9 @@ static int on_interval(struct sim *s)
 		}
 		s->item_cpu_iv[it] = 0;
 	}
+	/* tasks too small to count alone count together, as jobs do */
+	if (small >= 0.005)
+		n = push_chunks(s->uin, n, s->cap_in, small);
 	for (i = 0; i < s->ntk; i++)
 		s->tk[i].cpu_iv = 0;
 	s->r->intervals++;
@@ -1014,14 +1151,35 @@ static int setup(struct sim *s)
 	s->allowed = calloc(s->nwords, 8);
 	s->idle_pu = calloc(s->nwords, 8);
 	s->idle_core = calloc(s->nwords, 8);
+	s->over = calloc(s->nwords, 8);
+	s->core2 = calloc(s->nwords, 8);
+	for (s->ll_leaves = 1; s->ll_leaves < t->nr_pus; s->ll_leaves *= 2)
+		;
+	s->ll_min = malloc(sizeof(int) * 2 * s->ll_leaves);
+	s->ll_arg = malloc(sizeof(int) * 2 * s->ll_leaves);
+	s->ll_max = malloc(sizeof(int) * 2 * s->ll_leaves);
+	s->ll_list = malloc(sizeof(int) * t->nr_pus);
+	s->ll_dirty = calloc(t->nr_pus, 1);
 	s->dom_busy = calloc(t->nr_doms, sizeof(int));
 	s->pu_dem = calloc(t->nr_pus, sizeof(double));
 	r->pu_busy_s = calloc(t->nr_pus, sizeof(double));
 	r->snap = calloc(t->nr_pus, sizeof(*r->snap));
 	if (!s->tk || !s->item_base || !s->item_cpu_iv || !s->item_rel_iv ||
 	    !s->trace_pos || !s->pu || !s->core || !s->allowed || !s->idle_pu ||
-	    !s->idle_core || !s->dom_busy || !s->pu_dem || !r->pu_busy_s || !r->snap)
+	    !s->idle_core || !s->dom_busy || !s->pu_dem || !r->pu_busy_s || !r->snap ||
+	    !s->over || !s->core2 || !s->ll_min || !s->ll_arg || !s->ll_max ||
+	    !s->ll_list || !s->ll_dirty)
 		return -ENOMEM;
+	/* least loaded: every PU allowed with no task; padding never wins */
+	for (i = 0; i < s->ll_leaves; i++) {
+		int k = s->ll_leaves + i;
+
+		s->ll_min[k] = i < t->nr_pus ? 0 : INT_MAX;
+		s->ll_arg[k] = i < t->nr_pus ? i : t->nr_pus - 1;
+		s->ll_max[k] = 0;
+	}
+	for (i = s->ll_leaves - 1; i >= 1; i--)
+		ll_pull(s, i);
 	if (s->cfg->bins > 0) {
 		r->bins = s->cfg->bins;
 		s->bin_w = s->cfg->duration / r->bins;
@@ -1044,15 +1202,21 @@ static int setup(struct sim *s)
 	}
 	s->ncores = c;
 	for (p = 0; p < t->nr_pus; p++) {
+		const struct score *co = &s->core[s->pu[p].core];
+
 		s->pu[p].head = -1;
-		for (d = t->pus[p].dom; t->doms[d].parent > 0; d = t->doms[d].parent)
+		/* the LLC: up from its core until the domain holds more */
+		for (d = t->pus[p].dom; t->doms[d].parent >= 0 &&
+		     t->doms[d].pu_lo >= co->lo && t->doms[d].pu_hi <= co->hi;
+		     d = t->doms[d].parent)
 			;
-		s->pu[p].top = d;
+		s->pu[p].llc = d;
 		bit_set(s->allowed, p);
 		bit_set(s->idle_pu, p);
 		bit_set(s->idle_core, p);
 	}
 	s->nr_allowed = t->nr_pus;
+	s->n_idle_pu = s->n_idle_core = t->nr_pus;
 	/* all idle: every level at its idle watts */
 	s->p_now = t->nr_pus * s->m->idle_w[PS_LVL_PU];
 	for (d = 0; d < t->nr_doms; d++)
@@ -1073,10 +1237,13 @@ static int setup(struct sim *s)
 		    ps_decision_init(&s->dec[1], t, s->cap_in))
 			return -ENOMEM;
 		ps_policy_params_default(&s->params);
+		s->params.model = s->m; /* power chooses by the model */
 	}
 	if (s->cfg->pol.mode == PS_SIM_LEGACY && build_slots(s))
 		return -ENOMEM;
-	return ps_evq_init(&s->q, 4 * ntasks + 64);
+	if (ps_evq_init(&s->q, 4 * ntasks + 64) || ps_evq_keys(&s->q, s->ncores))
+		return -ENOMEM;
+	return ps_evq_lanes(&s->q, wl->nitems);
 }
 
 static int start_tasks(struct sim *s)
@@ -1133,6 +1300,13 @@ static void teardown(struct sim *s)
 	free(s->allowed);
 	free(s->idle_pu);
 	free(s->idle_core);
+	free(s->over);
+	free(s->core2);
+	free(s->ll_min);
+	free(s->ll_arg);
+	free(s->ll_max);
+	free(s->ll_list);
+	free(s->ll_dirty);
 	free(s->dom_busy);
 	free(s->pu_dem);
 	free(s->uin);
@@ -1231,10 +1405,8 @@ int ps_sim_run(const struct ps_sim_config *cfg, struct ps_sim_result *res)
 		case EV_POISSON: r = on_poisson(&s, e.a); break;
 		case EV_TRACE: r = on_trace(&s, e.a); break;
 		case EV_COMPLETE:
-			if (e.ver == s.core[e.a].ver) {
-				s.core[e.a].pending_t = INFINITY;
-				r = on_complete(&s, e.a);
-			}
+			s.core[e.a].pending_t = INFINITY;
+			r = on_complete(&s, e.a);
 			break;
 		case EV_BALANCE:
 			r = legacy_packs(&s) ? balance_legacy(&s) : balance_stock(&s);

@@ -11,17 +11,58 @@ struct ps_ev {
 	int type;
 	int a;
 	unsigned ver;
+	int key;      /* -1, or the key of a keyed event */
+};
+
+/* A heap node: the time as an integer that orders the same way. */
+struct ps_evn {
+	unsigned long long tk;
+	unsigned long long seq;
+	int type;
+	int a;
+	int key;
+	unsigned ver;
+};
+
+/* A FIFO of events in (time, sequence) order; its head is in the heap. */
+struct ps_evlane {
+	struct ps_evn *r;
+	int head, len, cap;
 };
 
 struct ps_evq {
-	struct ps_ev *h;
+	struct ps_evn *h;   /* h[n] is a sentinel later than any event */
+	struct ps_evlane *lanes;
+	int nlanes;
 	int n, cap;
 	unsigned long long seq;
+	int *pos;     /* heap index of each key's (then lane's) event, or -1 */
+	int nkeys;
 };
 
 int ps_evq_init(struct ps_evq *q, int cap);
+/* Allow keys 0..nkeys-1 for ps_evq_set(). Return: 0, -ENOMEM. */
+int ps_evq_keys(struct ps_evq *q, int nkeys);
+/*
+ * Allow lanes 0..nlanes-1 for ps_evq_push_lane() (after ps_evq_keys()).
+ * Return: 0, -ENOMEM.
+ */
+int ps_evq_lanes(struct ps_evq *q, int nlanes);
 void ps_evq_fini(struct ps_evq *q);
+/*
+ * Push an event that is usually the latest of its lane (a periodic item:
+ * each release is pushed one period after the one being handled, so they
+ * come in time order). Same order of events as ps_evq_push(); cheaper,
+ * because a lane is one node of the heap. Return: 0, -ENOMEM.
+ */
+int ps_evq_push_lane(struct ps_evq *q, int lane, double t, int type, int a);
 int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver);
+/*
+ * The one event of @key, at @t (as if pushed now: last among equal times);
+ * it replaces the key's pending event. An infinite @t removes it.
+ * Return: 0, -ENOMEM.
+ */
+int ps_evq_set(struct ps_evq *q, int key, double t, int type, int a);
 /* Pop the earliest event (ties: first pushed). Return: 0, or -1 if empty. */
 int ps_evq_pop(struct ps_evq *q, struct ps_ev *out);
 

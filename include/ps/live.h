@@ -4,20 +4,21 @@
  *
  * Every path is under a root (normally "/") so tests can point at trees.
  *
- * Load: each interval, a thread's demand is (run + s x wait) / wall over
- * the interval, from /proc/PID/task/TID/schedstat (time on CPU, time
- * waiting on a runqueue, in ns), clamped to [0, 1], where s is how full the
- * allowed set was (live/demand.h: 0 with room left, 1 with no idle): on a
- * full set a thread that queues shows the demand it would have on a PU of
- * its own, so the set grows when tasks queue; on a set with room the wait
- * packing causes is not counted. The utilization the policy sees is u = max(demand, u_prev x
- * 2^(-dt / half_life)), half-life PS_LIVE_HALF_LIFE_S (100 ms): it rises at
- * once and keeps 3% of itself after a 500 ms interval of rest: the
- * smoothing is the policy's own hysteresis
- * (shrink only after 3 low intervals) keeps the set from flapping. Threads
- * under PS_LIVE_SMALL_UTIL are summed into tasks of at most 1.0 (none while
- * their sum is under it), so a sleeping parent or a thousand idle threads do
- * not each ask for headroom of their own.
+ * Load: each interval, a thread's demand is (run + wait) / wall over the
+ * interval, from /proc/PID/task/TID/schedstat (time on CPU, time waiting on
+ * a runqueue, in ns), clamped to [0, 1] (the wait counted in full,
+ * PS_DEMAND_WAIT_WEIGHT in live/demand.h): a thread that queues shows the
+ * demand it would have on a PU of its own, so the set grows when tasks
+ * queue. How full the allowed set was (ps_demand_saturation()) gates only
+ * the "tasks queue" rule (a runnable thread at a full PU). The utilization
+ * the policy sees is u = max(demand, u_prev x 2^(-dt / half_life)),
+ * half-life PS_LIVE_HALF_LIFE_S (100 ms): it rises at once and keeps 3% of
+ * itself after a 500 ms interval of rest: the smoothing is the policy's own
+ * hysteresis (shrink only after 3 low intervals) keeps the set from
+ * flapping. Threads under PS_LIVE_SMALL_UTIL are pooled into tasks of
+ * PS_DEMAND_POOL_CHUNK (none while their sum is under PS_LIVE_SMALL_UTIL),
+ * so a sleeping parent or a thousand idle threads do not each ask for
+ * headroom of their own.
  *
  * Enforcement: cgroup v2 cpuset (a cgroup powersched creates and owns;
  * cpuset.cpus written only when its content changes) or sched_setaffinity
@@ -45,6 +46,8 @@ struct ps_live_stat {
 	pid_t ppid;
 	unsigned long long starttime; /* field 22 of stat, clock ticks */
 	unsigned long flags;          /* field 9 */
+	unsigned long long utime, stime; /* fields 14, 15, clock ticks (all threads
+					  * of a process in /proc/PID/stat) */
 	int nr_threads;               /* field 20 (of the process) */
 	unsigned rt_policy;           /* field 41 */
 	int cpu;                      /* field 39 */
@@ -121,12 +124,18 @@ int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
  * Journal records, one a line:
  *   owner PID STARTTIME
  *   task TID STARTTIME CPULIST      (a thread's mask before we set it)
+ *   applied CPULIST                 (a set we put on threads, before we did)
  *   cgroup PATH ORIGIN              (we created PATH; tasks go back to ORIGIN,
  *                                    the rest of the line: it may hold spaces)
- *   subtree PATH                    (we wrote +cpuset to PATH/cgroup.subtree_control)
+ *   subtree / [shared]              (we wrote +cpuset to the root's
+ *                                    cgroup.subtree_control; shared: another
+ *                                    instance did and we rely on it)
+ * A PATH is "/powersched-NAME" (one component under the root, no ".."); an
+ * ORIGIN is absolute with no "." or ".." component; anything else is not a
+ * record. A line without its newline (torn) is never acted on.
  */
 struct ps_journal_rec {
-	char kind; /* 'o', 't', 'c', 's' */
+	char kind; /* 'o', 't', 'a', 'c', 's' */
 	long long id;
 	unsigned long long starttime;
 	char a[512];
@@ -146,9 +155,12 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out);
  * @log: called with one line per action and per failure (may be NULL)
  * @restored: receives the number of threads whose mask was set back
  *
- * Threads that are gone (or whose start time differs: a reused TID) are
- * skipped; failures are logged and the rest goes on. The journal is removed
- * when it has been read through.
+ * The journal must be a regular file owned by us and writable by no one
+ * else (opened with O_NOFOLLOW). Threads that are gone (or whose start time
+ * differs: a reused TID) are skipped, and so are threads whose mask is no
+ * longer one the journal says we applied (the user's since). Failures are
+ * logged and the rest goes on; the journal is removed when everything was
+ * put back, else rewritten with what was not.
  *
  * Return: 0, or -errno when the journal cannot be read.
  */

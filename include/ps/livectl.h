@@ -42,6 +42,8 @@ struct ps_live_cfg {
 	const char *const *exclude_comm;
 	const char *const *include_cgroup; /* cgroups (and below); NULL: all */
 	const char *const *exclude_cgroup; /* cgroups (and below) */
+	int exclude_containers;  /* daemon: machine.slice, docker, kubepods, lxc,
+				  * libpod cgroups (and below) left alone */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 };

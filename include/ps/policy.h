@@ -16,11 +16,26 @@
  *   next domain, at every level), so the set is the fewest domains at every
  *   level. A loaded SMT sibling is a full slot. When the load does not fit
  *   the machine, every PU is allowed and tasks are balanced as performance.
+ *   With a model (params->model), that packing is one of a few candidates
+ *   and power takes the one of lowest modeled watts that serves the demand:
+ *   packed along the pack order (cores before siblings), along the fill
+ *   order (siblings first), along the spread order (every domain open), one
+ *   task per PU along the pack order (no time-sharing), the same along the
+ *   kinds' orders (efficient kinds first, performant first) on a machine
+ *   with several kinds, and performance's own placement. When every task is
+ *   at most target_fill and the packing fits, a candidate serves the demand
+ *   if its modeled throughput is at least performance's; otherwise (tasks
+ *   above the fill: CPU-bound threads) every candidate gives each such task
+ *   a PU of its own (a sibling is a full slot, the seeds' rule) and the
+ *   lowest watts wins. Performance's own placement always serves, so by the
+ *   model power never draws more than performance. The allowed set is a prefix of
+ *   the chosen candidate's order.
  * auto is resolved by ps_source_resolve() before calling ps_policy_decide().
  */
 #ifndef PS_POLICY_H
 #define PS_POLICY_H
 
+#include "ps/power.h"
 #include "ps/topo.h"
 
 enum ps_policy {
@@ -41,6 +56,8 @@ enum ps_policy {
 struct ps_policy_params {
 	double target_fill;   /* (0, 1]: fill of a PU before another is used */
 	int shrink_after;     /* intervals; 0 or 1 shrinks at once */
+	/* power chooses by this model; NULL: the pack order alone, as before */
+	const struct ps_model *model;
 };
 
 struct ps_decision {
@@ -63,9 +80,33 @@ struct ps_decision {
 	unsigned short *key_;
 	int *win_;
 	int seg_n_;
+	int *ctask_;            /* candidate task_pu */
+	double *cload_;         /* candidate pu_load */
+	double *cap_;           /* capacity of each PU for the model */
+	int *xord_;             /* candidate orders, PS_NR_XORD x nr_pus */
+	int *xrank_;            /* position of each PU in them */
+	int *clo_;              /* per PU: first PU of its core; then sibling counts */
+	int chosen;             /* placement taken (PS_CAND_*), for reports */
 };
 
-/** ps_policy_params_default() - target fill 0.80, shrink after 3 intervals. */
+/* Candidates of the model-driven power choice. */
+enum ps_cand {
+	PS_CAND_PACK,        /* FFD along the pack order */
+	PS_CAND_FILL,        /* FFD along the fill order: siblings first */
+	PS_CAND_SPREAD,      /* FFD along the spread order */
+	PS_CAND_EFF,         /* FFD, efficient kinds first */
+	PS_CAND_PERF_KIND,   /* FFD, performant kinds first */
+	PS_CAND_ONE_PACK,    /* one task per PU along the pack order */
+	PS_CAND_ONE_EFF,     /* one task per PU, efficient kinds first */
+	PS_CAND_PERFORMANCE, /* performance's own placement */
+	PS_CAND_COUNT
+};
+
+/** ps_cand_name() - short name of a candidate ("pack", "performance"). */
+const char *ps_cand_name(int cand);
+
+/** ps_policy_params_default() - target fill 0.80, shrink after 3 intervals,
+ * no model. */
 void ps_policy_params_default(struct ps_policy_params *p);
 
 /**

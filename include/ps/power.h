@@ -22,7 +22,38 @@
  *
  *   b(pu) = min(1, D / s),   work(pu) = b(pu) * s
  *
- * solved by fixed-point iteration. Throughput is delivered work over demanded
+ * solved by fixed-point iteration (closed form for two siblings).
+ *
+ * Model v2 (all optional; a file without them gives the numbers above):
+ *
+ * CPU kinds. Each PU has a kind (hwloc cpukinds, see ps_topo). A kind line
+ * gives the kind's capacity c_k (work per second at its top state, against
+ * a reference core 1.0) and its core watts busy/idle, which replace the
+ * core level's for cores of that kind. A kind-blind model on a machine with
+ * several kinds: the most performant kind is the reference (capacity 1, the
+ * core level's watts); each rank below it multiplies capacity by 0.6 and
+ * busy core watts by 0.3 (PS_KIND_DEFAULT_*; an estimate: intel_pstate's
+ * hybrid scaling 78741/100000 work per MHz times a ~0.75 clock ratio gives
+ * ~0.6; an E-core's active power is a fraction of a P-core's).
+ *
+ * Performance states. A table per kind (or one for all): state j has
+ * capacity fraction f_j (increasing, the last 1.0) and busy core watts W_j.
+ * A frequency domain is a core or a package (freq_domain). As schedutil,
+ * the state of a domain is the lowest j with
+ *
+ *   f_j >= 1.25 * max_{pu in domain} min(1, D(pu) / c_k(pu))
+ *
+ * (the top state if none). A PU then runs at speed c_k * f_j: demand D is
+ * scaled to D / (c_k f_j) before the SMT solve above, and its work is
+ * multiplied by c_k f_j. A busy core draws W_j instead of its active watts.
+ *
+ * Coordinated idle. For the level L of a coordinated_idle line, a domain
+ * of L reaches its IDLE_W only while every domain of L is idle; while any
+ * other works it draws SHALLOW_W. With q_i = prod_{j != i} (1 - b_j):
+ *
+ *   P(dom_i) = b_i ACTIVE_W + (1 - b_i) (q_i IDLE_W + (1 - q_i) SHALLOW_W)
+ *
+ * Throughput is delivered work over demanded
  * work (1.0 = every task at full speed on a core of its own); energy per work
  * is P over delivered work per second, in joules per second of single-thread
  * work (J/unit). Where the model has to guess it guesses against packing:
@@ -35,11 +66,36 @@
 #include <stdio.h>
 #include "ps/topo.h"
 
+#define PS_MAX_PSTATES 16
+
+/* A performance-state table: capacity fraction of the top state, watts. */
+struct ps_pstates {
+	int n;
+	double cap[PS_MAX_PSTATES]; /* increasing, the last is 1.0 */
+	double watts[PS_MAX_PSTATES]; /* core active watts, non-decreasing */
+};
+
+struct ps_model_kind {
+	char name[32];        /* as the topology's kind (hwloc CoreType) */
+	double capacity;      /* work per second at the top state, reference 1 */
+	double active_w;      /* core watts busy at the top state */
+	double idle_w;        /* core watts idle */
+	struct ps_pstates ps; /* n == 0: the model's table (pstate all) */
+	int line;             /* where it was given, for errors */
+};
+
 struct ps_model {
 	char name[64];
 	double smt_gain;                 /* 0..1 */
 	double active_w[PS_LVL_COUNT];
 	double idle_w[PS_LVL_COUNT];
+	int nr_kinds;                    /* 0: kind-blind */
+	struct ps_model_kind kinds[PS_MAX_KINDS];
+	struct ps_pstates ps;            /* pstate all; n == 0: none */
+	int freq_scope;                  /* PS_LVL_CORE or PS_LVL_PACKAGE */
+	int coord_level;                 /* -1, or the level of coordinated idle */
+	double coord_shallow_w;          /* its idle watts while another works */
+	int fits[3];                     /* packages, cores, PUs it is for; 0: any */
 };
 
 struct ps_power {
@@ -61,7 +117,12 @@ struct ps_power {
  *   name NAME
  *   smt_gain G                (0 <= G <= 1)
  *   level LEVEL ACTIVE_W IDLE_W   (LEVEL as ps_level_name(); watts >= 0)
- * Levels not listed draw 0 W.
+ *   kind NAME CAPACITY CORE_ACTIVE_W CORE_IDLE_W
+ *   pstate KIND|all CAPACITY_FRACTION CORE_ACTIVE_W   (ascending)
+ *   freq_domain core|package
+ *   coordinated_idle LEVEL SHALLOW_IDLE_W
+ *   fits PACKAGES CORES PUS       (the machine shape it was made for)
+ * Levels not listed draw 0 W. See powersched-model(5).
  *
  * Return: 0 or -EINVAL.
  */
@@ -81,6 +142,40 @@ const char *ps_model_builtin(const char *name);
 
 /** ps_model_builtin_names() - NULL-terminated list of shipped model names. */
 const char *const *ps_model_builtin_names(void);
+
+/* Default for a kind-blind model on a machine with several kinds. */
+#define PS_KIND_DEFAULT_CAPACITY_STEP 0.6
+#define PS_KIND_DEFAULT_WATTS_STEP 0.3
+
+/**
+ * ps_model_check() - does the model fit the topology
+ * Return: 0, or -EINVAL with @err naming a kind line whose kind the
+ * topology does not have ("line 7: kind 'IntelAtom' is not in the
+ * topology (it has: any)").
+ */
+int ps_model_check(const struct ps_model *m, const struct ps_topo *topo,
+		   char *err, size_t errlen);
+
+/**
+ * ps_model_fits() - is the model made for this topology: its fits line
+ * matches the topology's packages, cores and PUs, and every kind it names
+ * is there. A model without a fits line fits nothing.
+ */
+int ps_model_fits(const struct ps_model *m, const struct ps_topo *topo);
+
+/**
+ * ps_model_pick() - the first shipped model that fits @topo, else "generic"
+ * @why: receives why, for the user ("fits 2 packages, 16 cores, 32 PUs",
+ *       or "no shipped model fits 1 package, 2 cores, 2 PUs")
+ */
+const char *ps_model_pick(const struct ps_topo *topo, char *why, size_t whylen);
+
+/**
+ * ps_model_pu_capacity() - work per second of a PU running alone at its
+ * kind's highest performance state, in units of the reference core (1.0)
+ */
+double ps_model_pu_capacity(const struct ps_model *m,
+			    const struct ps_topo *topo, int pu);
 
 /**
  * ps_power_eval() - power and work of a per-PU demand

@@ -53,6 +53,21 @@ struct ps_pu {
 	int core;             /* hwloc logical index of its Core, -1 if none */
 	int package;          /* hwloc logical index of its Package, -1 if none */
 	int nr_siblings;      /* PUs sharing its innermost domain if that is a Core, else 1 */
+	int kind;             /* index into topo->kinds: 0 the most energy-efficient */
+};
+
+#define PS_MAX_KINDS 8
+
+/*
+ * A CPU kind as hwloc reports it (hwloc_cpukinds_get_info()): ranked by
+ * efficiency, lowest (most energy-efficient, least performant) first. The
+ * name is hwloc's "CoreType" info (IntelAtom, IntelCore) when given, else
+ * "kind<N>" with N its rank. A machine hwloc gives no kinds has one, "any".
+ */
+struct ps_kind {
+	char name[32];
+	int efficiency;       /* hwloc's value, -1 if unknown */
+	int nr_pus;
 };
 
 struct ps_topo {
@@ -60,12 +75,17 @@ struct ps_topo {
 	struct ps_domain *doms; /* doms[0] is the root, parents precede children */
 	int nr_pus;
 	struct ps_pu *pus;
-	int *spread_order;    /* PU indices, widest domains first (performance) */
+	int *spread_order;    /* PU indices, widest domains first (performance);
+			       * on a machine with several kinds, the first PU
+			       * of every core by kind, most performant first,
+			       * then second siblings (as Linux's ITMT) */
 	int *pack_order;      /* PU indices, fewest domains first, within the
 			       * smallest domain of cores one PU per core
 			       * before any sibling (power) */
 	int *pack_rank;       /* position of each PU index in pack_order */
 	int *fill_order;      /* depth-first, largest first: siblings first */
+	int nr_kinds;         /* >= 1 */
+	struct ps_kind kinds[PS_MAX_KINDS];
 	double smt_gain;      /* last given to ps_topo_set_smt_gain() */
 	int max_depth;
 	char desc[128];       /* what it was built from, for reports */

@@ -2,10 +2,13 @@
 /* The live side's parsers, utilization, rate limit and journal restore. */
 #include <errno.h>
 #include <sched.h>
+#include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "helpers.h"
 #include "ps/live.h"
+#include "ps/liveconf.h"
 
 /* A stat line as Linux 6.1 prints it, with a comm holding ") (" */
 static const char *stat_line =
@@ -252,7 +255,11 @@ static void test_restore_real_thread(void **state)
 					 "%s%d", first ? "" : ",", c);
 				first = 0;
 			}
-		snprintf(text, sizeof(text), "owner 1 1\ntask %d %llu %s\ntask %d %llu 0\nbogus\n",
+		/* the set we applied: the one CPU the thread is on now */
+		for (c = 0; !CPU_ISSET(c, &one); c++)
+			;
+		snprintf(text, sizeof(text),
+			 "owner 1 1\napplied %d\ntask %d %llu %s\ntask %d %llu 0\nbogus\n", c,
 			 (int)tid, own_starttime(tid), list, (int)tid, own_starttime(tid) + 1);
 	}
 	write_file(dir, "journal.1", text);
@@ -294,6 +301,240 @@ static void test_restore_cgroup_tree(void **state)
 	free(root);
 }
 
+
+/* the CPU list of a cpu_set_t */
+static void set_list(const cpu_set_t *set, char *out, size_t len)
+{
+	int c, first = 1;
+
+	out[0] = '\0';
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set)) {
+			snprintf(out + strlen(out), len - strlen(out), "%s%d", first ? "" : ",", c);
+			first = 0;
+		}
+}
+
+/* Our thread on one CPU (the first it may use), the whole set in all;
+ * 0, or 1 when there are fewer than 2 CPUs. */
+static int pin_first(cpu_set_t *all, cpu_set_t *one)
+{
+	assert_int_equal(sched_getaffinity(0, sizeof(*all), all), 0);
+	if (CPU_COUNT(all) < 2)
+		return 1;
+	CPU_ZERO(one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, all)) {
+			CPU_SET(c, one);
+			break;
+		}
+	assert_int_equal(sched_setaffinity(0, sizeof(*one), one), 0);
+	return 0;
+}
+
+/* issue 14 finding 2: a journal that is a symlink, or writable by others,
+ * is not replayed (it named our thread and would have set its mask) */
+static void test_f2_journal_not_trusted(void **state)
+{
+	char *dir = make_tmpdir(), path[4096], link[4096], text[1024], la[256], lo[256];
+	pid_t tid = gettid();
+	cpu_set_t all, one, now;
+	int restored = -1, logs = 0;
+
+	(void)state;
+	if (pin_first(&all, &one)) {
+		free(dir);
+		skip();
+		return;
+	}
+	set_list(&all, la, sizeof(la));
+	set_list(&one, lo, sizeof(lo));
+	snprintf(text, sizeof(text), "owner 1 1\napplied %s\ntask %d %llu %s\n", lo, (int)tid,
+		 own_starttime(tid), la);
+	write_file(dir, "target", text);
+	snprintf(path, sizeof(path), "%s/target", dir);
+	snprintf(link, sizeof(link), "%s/journal.1", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_true(ps_live_restore_journal("/", link, count_log, &logs, &restored) < 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &one));
+	assert_int_equal(access(link, F_OK), 0); /* not removed either */
+	/* group-writable */
+	unlink(link);
+	write_file(dir, "journal.2", text);
+	snprintf(path, sizeof(path), "%s/journal.2", dir);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_true(ps_live_restore_journal("/", path, count_log, &logs, &restored) < 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &one));
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* issue 14 finding 2: record paths are ours (/powersched-*) and never
+ * climb out with ".." */
+static void test_f2_record_paths(void **state)
+{
+	struct ps_journal_rec r;
+
+	(void)state;
+	assert_int_equal(ps_journal_parse_line("cgroup /../etc /\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /etc /\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-x/../../a /\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-.. /\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched- /\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-1 /a/../b\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-1 /a/./b\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-1 /a/..\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("cgroup /powersched-run-1 /a..b/c\n", &r), 0);
+	assert_int_equal(ps_journal_parse_line("subtree /a\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("subtree / shared\n", &r), 0);
+	assert_string_equal(r.b, "shared");
+	assert_int_equal(ps_journal_parse_line("subtree / other\n", &r), -EINVAL);
+}
+
+/* issue 14 finding 5: a torn last line ("task T S 0-1" cut to "... 0") is
+ * never acted on */
+static void test_f5_torn_last_line(void **state)
+{
+	char *dir = make_tmpdir(), path[4096], text[1024], la[256];
+	pid_t tid = gettid();
+	cpu_set_t all, now;
+	int restored = -1, logs = 0;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2) {
+		free(dir);
+		skip();
+		return;
+	}
+	set_list(&all, la, sizeof(la));
+	/* the thread has a set we applied (all), so a whole record would be
+	 * put back: the cut one must not */
+	snprintf(text, sizeof(text), "owner 1 1\napplied %s\ntask %d %llu 0", la, (int)tid,
+		 own_starttime(tid));
+	write_file(dir, "journal.1", text);
+	snprintf(path, sizeof(path), "%s/journal.1", dir);
+	assert_int_equal(ps_live_restore_journal("/", path, count_log, &logs, &restored), 0);
+	assert_int_equal(restored, 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &all));
+	assert_true(logs >= 1); /* named what it skipped */
+	remove_tree(dir);
+	free(dir);
+}
+
+/* issue 9 item 3: a mask the user changed since we set it is not restored
+ * over (the journal's applied sets say which masks are ours) */
+static void test_user_mask_not_restored(void **state)
+{
+	char *dir = make_tmpdir(), path[4096], text[1024], la[256];
+	pid_t tid = gettid();
+	cpu_set_t all, one, now;
+	int restored = -1, logs = 0, c;
+
+	(void)state;
+	if (pin_first(&all, &one)) {
+		free(dir);
+		skip();
+		return;
+	}
+	set_list(&all, la, sizeof(la));
+	/* we applied "the last CPU"; the thread is on the first: the user's */
+	for (c = CPU_SETSIZE - 1; !CPU_ISSET(c, &all); c--)
+		;
+	snprintf(text, sizeof(text), "owner 1 1\napplied %d\ntask %d %llu %s\n", c, (int)tid,
+		 own_starttime(tid), la);
+	write_file(dir, "journal.1", text);
+	snprintf(path, sizeof(path), "%s/journal.1", dir);
+	assert_int_equal(ps_live_restore_journal("/", path, count_log, &logs, &restored), 0);
+	assert_int_equal(restored, 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &one));
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* issue 14 finding 6: a restore that failed (the cgroup could not be
+ * removed) keeps its record; cpuset stays on at the root while another
+ * instance's cgroup is there */
+static void test_f6_failed_restore_kept(void **state)
+{
+	char *root = make_tmpdir(), path[4096], buf[256] = "";
+	int restored = -1, logs = 0;
+	FILE *f;
+
+	(void)state;
+	write_file(root, "sys/fs/cgroup/cgroup.procs", "");
+	write_file(root, "sys/fs/cgroup/cgroup.subtree_control", "cpuset\n");
+	write_file(root, "sys/fs/cgroup/powersched-run-2/cgroup.procs", "");
+	/* a plain directory holding a file: rmdir fails */
+	write_file(root, "sys/fs/cgroup/powersched-run-9/cgroup.procs", "");
+	write_file(root, "state/journal.9", "owner 9 1\nsubtree /\ncgroup /powersched-run-9 /\n");
+	snprintf(path, sizeof(path), "%s/state/journal.9", root);
+	assert_int_equal(ps_live_restore_journal(root, path, count_log, &logs, &restored), 0);
+	f = fopen(path, "r");
+	assert_non_null(f); /* kept */
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "cgroup /powersched-run-9 /\n"));
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cgroup.subtree_control", root);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "cpuset\n"); /* no -cpuset written */
+	remove_tree(root);
+	free(root);
+}
+
+/* issue 14 finding 10: the config parser is strict (size, NUL, one value,
+ * name length) and nothing of a bad file is used */
+static void test_f10_config_strict(void **state)
+{
+	static struct ps_live_conf c;
+	static char big[PS_LIVE_CONF_MAX + 2];
+	char err[300];
+	const char nul[] = "policy power\n\0policy lazy\n";
+
+	(void)state;
+	assert_int_equal(ps_live_conf_parse("policy power\nexclude-comm sshd qemu-system-x86\n",
+					    47, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.policy, "power");
+	assert_int_equal(c.nexc, 2);
+	assert_string_equal(c.exc[1], "qemu-system-x86");
+	assert_null(c.exc[2]);
+	assert_int_equal(c.exclude_containers, 1);
+	/* a comm is at most 15 characters: a longer name can never match */
+	assert_int_equal(ps_live_conf_parse("exclude-comm qemu-system-x86_64\n", 32, &c, err,
+					    sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "line 1: command name 'qemu-system-x86_64'"));
+	/* text after a NUL is not silently ignored */
+	assert_int_equal(ps_live_conf_parse(nul, sizeof(nul) - 1, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "NUL byte at offset 13"));
+	/* a file past the limit is refused, not cut */
+	memset(big, '#', sizeof(big));
+	assert_int_equal(ps_live_conf_parse(big, PS_LIVE_CONF_MAX, &c, err, sizeof(err)), 0);
+	assert_int_equal(ps_live_conf_parse(big, PS_LIVE_CONF_MAX + 1, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "larger than 16383 bytes"));
+	/* one value, not cut after it was checked */
+	assert_int_equal(ps_live_conf_parse("policy power save\n", 18, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "policy takes one value"));
+	assert_int_equal(ps_live_conf_parse("interval 1000000000000000000000000000000000s\n", 45,
+					    &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ps_live_conf_parse("max-changes 1\n", 14, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ps_live_conf_parse("exclude-containers no\n", 22, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.exclude_containers, 0);
+	assert_int_equal(ps_live_conf_parse("exclude-cgroup rel\n", 19, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "cgroup path 'rel' does not start with /"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +549,12 @@ int main(void)
 		cmocka_unit_test(test_journal_lines),
 		cmocka_unit_test(test_restore_real_thread),
 		cmocka_unit_test(test_restore_cgroup_tree),
+		cmocka_unit_test(test_f2_journal_not_trusted),
+		cmocka_unit_test(test_f2_record_paths),
+		cmocka_unit_test(test_f5_torn_last_line),
+		cmocka_unit_test(test_user_mask_not_restored),
+		cmocka_unit_test(test_f6_failed_restore_kept),
+		cmocka_unit_test(test_f10_config_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

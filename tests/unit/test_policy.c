@@ -5,6 +5,7 @@
 
 #include "helpers.h"
 #include "ps/policy.h"
+#include "ps/power.h"
 
 static const char *const topologies[] = {
 	"pack:2 core:8 pu:2",          /* the seeds' Xeon */
@@ -412,6 +413,80 @@ static void test_bad_input(void **state)
 	teardown(&f);
 }
 
+/* Power by the model: the cases the issue names, checked by reasoning. */
+static void decide_m(struct fixture *f, enum ps_policy p, const struct ps_model *m,
+		     double u, int n)
+{
+	struct ps_policy_params par;
+	int i;
+
+	ps_policy_params_default(&par);
+	par.model = m;
+	for (i = 0; i < n; i++)
+		f->util[i] = u;
+	assert_int_equal(ps_policy_decide(f->t, p, f->util, n, &par, NULL, &f->d), 0);
+}
+
+static void test_model_choice(void **state)
+{
+	struct ps_model m;
+	struct fixture f;
+	char err[256], path[4096];
+	const char *src = getenv("PS_SRCDIR");
+	int i;
+
+	(void)state;
+	/* 2 x 0.3 on two cores: time-sharing one PU keeps it busy 0.6 and
+	 * the package busy 0.6; two cores overlap (package busy 0.51), so
+	 * generic's 8 W package makes two PUs the cheaper */
+	setup(&f, "pack:1 core:2 pu:1");
+	assert_int_equal(ps_model_load("generic", &m, err, sizeof(err)), 0);
+	decide_m(&f, PS_POLICY_POWER, &m, 0.3, 2);
+	check_consistent(&f);
+	assert_int_not_equal(f.d.task_pu[0], f.d.task_pu[1]);
+	teardown(&f);
+
+	/* the seeds' machine and model: 16 CPU-bound threads fill the 16 PUs
+	 * of one package; 2 of them take the lowest watts, which is the two
+	 * siblings of one core (a sibling is a full slot): one core's 10.25 W
+	 * saved against 1.25 cores of work instead of 2 */
+	setup(&f, "pack:2 core:8 pu:2");
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+	ps_topo_set_smt_gain(f.t, m.smt_gain);
+	decide_m(&f, PS_POLICY_POWER, &m, 1.0, 16);
+	check_consistent(&f);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	assert_int_equal(f.d.active[PS_LVL_PU], 16);
+	for (i = 0; i < 16; i++)
+		assert_int_equal(tasks_on_pu(&f, f.d.task_pu[i]), 1);
+	decide_m(&f, PS_POLICY_POWER, &m, 1.0, 2);
+	assert_int_equal(f.t->pus[f.d.task_pu[0]].core, f.t->pus[f.d.task_pu[1]].core);
+	assert_int_not_equal(f.d.task_pu[0], f.d.task_pu[1]);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
+	teardown(&f);
+
+	/* the hybrid laptop: 4 x 0.2 on E-cores under power, on P-cores one
+	 * per core under performance; 8 CPU-bound: the 4 P-cores first */
+	snprintf(path, sizeof(path), "%s/tests/topo/hybrid-laptop-i7-1260p.xml",
+		 src ? src : ".");
+	setup(&f, path);
+	assert_int_equal(ps_model_load("laptop-i7-1260p", &m, err, sizeof(err)), 0);
+	ps_topo_set_smt_gain(f.t, m.smt_gain);
+	decide_m(&f, PS_POLICY_POWER, &m, 0.2, 4);
+	for (i = 0; i < 4; i++)
+		assert_string_equal(f.t->kinds[f.t->pus[f.d.task_pu[i]].kind].name, "IntelAtom");
+	decide_m(&f, PS_POLICY_PERFORMANCE, &m, 0.2, 4);
+	for (i = 0; i < 4; i++) {
+		assert_string_equal(f.t->kinds[f.t->pus[f.d.task_pu[i]].kind].name, "IntelCore");
+		assert_int_equal(tasks_on_pu(&f, f.d.task_pu[i]), 1);
+	}
+	assert_int_equal(f.d.active[PS_LVL_CORE], 4);
+	decide_m(&f, PS_POLICY_PERFORMANCE, &m, 1.0, 8);
+	for (i = 0; i < 8; i += 2) /* PUs 0, 2, 4, 6: each P-core's first */
+		assert_int_equal(tasks_on_pu(&f, i), 1);
+	teardown(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_no_tasks),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_model_choice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -158,9 +158,14 @@ static void test_seeds_saving(void **state)
 	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, u, 16, NULL, NULL, &pow), 0);
 	assert_int_equal(ps_power_eval(t, &m, perf.pu_load, NULL, &a), 0);
 	assert_int_equal(ps_power_eval(t, &m, pow.pu_load, NULL, &b), 0);
-	/* the model file's own calibration sums: 275 W and 193.8 W */
-	assert_float_equal(a.power_w, 275.0, 1e-6);
-	assert_float_equal(b.power_w, 193.8, 1e-6);
+	/* refit model (SPECpower R620), both at the top performance state
+	 * (package-wide clock, busiest CPU at 1.0):
+	 * performance 16 x 10.25 (cores) + 16 x 0.5 (threads) + 2 x 10.2
+	 * (packages) + 42.5 (platform) = 234.9 W; power, one package:
+	 * 8 x 10.25 + 8 x 0.1 (idle cores) + 16 x 0.5 + 10.2 + 9 (the idle
+	 * package stays shallow: coordinated idle) + 42.5 = 152.5 W */
+	assert_float_equal(a.power_w, 234.9, 1e-6);
+	assert_float_equal(b.power_w, 152.5, 1e-6);
 	assert_float_equal(b.throughput, 1.25 / 2, 1e-9);
 	ps_decision_fini(&perf);
 	ps_decision_fini(&pow);
@@ -194,6 +199,21 @@ static void test_model_errors(void **state)
 	expect_parse_error("level core 1 1\n", "no smt_gain");
 	expect_parse_error("smt_gain 0.2\n", "no level");
 	expect_parse_error("", "no smt_gain");
+	/* model v2: kinds, pstates, frequency domains, coordinated idle */
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\npstate IntelAtom 1 2\n",
+			   "line 3: unknown kind 'IntelAtom'");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\nkind IntelCore 1 -5 0.1\n",
+			   "line 3: kind IntelCore needs CAPACITY (0..4] CORE_ACTIVE_W CORE_IDLE_W (watts >= 0), got '1 -5 0.1'");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\npstate all 0.5 3\npstate all 0.4 4\n",
+			   "line 4: pstate all 0.4 4 is not above the previous");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\npstate all 0.5 3\npstate all 1 2\n",
+			   "line 4: pstate all 1 2 is not above");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\npstate all 0.5 3\n",
+			   "the last capacity is 0.5, not 1");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\nfreq_domain socket\n",
+			   "line 3: freq_domain 'socket'");
+	expect_parse_error("smt_gain 0.2\nlevel core 1 1\ncoordinated_idle package -1\n",
+			   "line 3: coordinated_idle package needs");
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	expect_parse_error(big, "line 1: longer than");
@@ -212,7 +232,10 @@ static void test_model_files(void **state)
 		assert_int_equal(ps_model_load(*names, &m, err, sizeof(err)), 0);
 		assert_string_equal(m.name, *names);
 		assert_true(m.smt_gain > 0 && m.smt_gain <= 0.3);
-		assert_true(m.active_w[PS_LVL_CORE] > m.idle_w[PS_LVL_CORE]);
+		if (m.nr_kinds)
+			assert_true(m.kinds[0].active_w > m.kinds[0].idle_w);
+		else
+			assert_true(m.active_w[PS_LVL_CORE] > m.idle_w[PS_LVL_CORE]);
 	}
 	assert_true(n >= 2);
 	assert_int_equal(ps_model_load("/nonexistent/x.model", &m, err, sizeof(err)), -ENOENT);
@@ -229,9 +252,71 @@ static void test_model_files(void **state)
 	unlink(path);
 }
 
+/* A kind the topology lacks is named with its line; kinds it has pass. */
+static void test_model_kinds_topology(void **state)
+{
+	const char *text = "smt_gain 0.2\nlevel core 1 1\n\nkind IntelAtom 0.6 1 0.1\n";
+	char err[256], path[4096];
+	const char *src = getenv("PS_SRCDIR");
+	struct ps_topo *t = load_topo("pack:1 core:4 pu:2"), *h;
+	struct ps_model m;
+
+	(void)state;
+	assert_int_equal(ps_model_parse(text, &m, err, sizeof(err)), 0);
+	assert_int_equal(ps_model_check(&m, t, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "line 4: kind 'IntelAtom' is not in the topology (it has: any)");
+	snprintf(path, sizeof(path), "%s/tests/topo/hybrid-laptop-i7-1260p.xml",
+		 src ? src : ".");
+	h = load_topo(path);
+	assert_int_equal(h->nr_kinds, 2);
+	assert_string_equal(h->kinds[0].name, "IntelAtom");
+	assert_int_equal(ps_model_check(&m, h, err, sizeof(err)), 0);
+	/* capacity by kind: the model's for IntelAtom (PU 8 is an E-core),
+	 * the default 1 for the most performant kind the model leaves out */
+	assert_float_equal(ps_model_pu_capacity(&m, h, 8), 0.6, 1e-12);
+	assert_float_equal(ps_model_pu_capacity(&m, h, 0), 1.0, 1e-12);
+	ps_topo_free(t);
+	ps_topo_free(h);
+}
+
+/*
+ * Performance states chosen as schedutil, package-wide: one PU at 0.3 on
+ * a 1-package, 2-core machine asks 1.25 x 0.3 = 0.375, so the 0.5 state;
+ * the core runs half as fast, so it is busy 0.6 of the time at 3 W.
+ * Coordinated idle: an idle package next to a busy one draws SHALLOW_W.
+ */
+static void test_pstates_and_coordinated_idle(void **state)
+{
+	const char *text = "smt_gain 0\nlevel core 8 0\nlevel package 0 10\n"
+			   "pstate all 0.5 3\npstate all 1 8\nfreq_domain package\n"
+			   "coordinated_idle package 4\n";
+	struct ps_topo *t = load_topo("pack:2 core:2 pu:1");
+	double d[4] = { 0.3, 0, 0, 0 }, b[4];
+	struct ps_model m;
+	struct ps_power p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ps_model_parse(text, &m, err, sizeof(err)), 0);
+	assert_int_equal(ps_power_eval(t, &m, d, b, &p), 0);
+	assert_float_equal(b[0], 0.6, 1e-12);
+	/* core 0.6 x 3 W; package 0 idle 0.4 of the time while package 1 is
+	 * idle too (10 W); package 1: idle, but deep only while package 0 is
+	 * idle (0.4 x 10 + 0.6 x 4) */
+	assert_float_equal(p.power_w, 0.6 * 3 + 0.4 * 10 + (0.4 * 10 + 0.6 * 4), 1e-9);
+	assert_float_equal(p.throughput, 1.0, 1e-12);
+	/* 0.5 asks 0.625: the top state, busy 0.5 at 8 W */
+	d[0] = 0.5;
+	assert_int_equal(ps_power_eval(t, &m, d, b, &p), 0);
+	assert_float_equal(b[0], 0.5, 1e-12);
+	ps_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_kinds_topology),
+		cmocka_unit_test(test_pstates_and_coordinated_idle),
 		cmocka_unit_test(test_one_core_arithmetic),
 		cmocka_unit_test(test_smt_fixed_point),
 		cmocka_unit_test(test_overload),

@@ -22,7 +22,8 @@ sleep 2
 packed=$(probe masks stress-ng-cpu | tr '\n' ' ')
 kt=$(grep Cpus_allowed_list /proc/2/status | awk '{ print $2 }')
 left=$(probe masks md5sum | tr '\n' ' ')
-st=$(powersched status 2>&1 | grep -E '^(policy|allowed|backend) ' | tr '\n' ';' | tr -s ' ')
+powersched status >/tmp/st.txt 2>&1
+st=$(grep -E '^ *(Policy|Backend|Allowed CPUs|Active):' /tmp/st.txt | tr '\n' ';' | tr -s ' ')
 printf 'policy performance\ninterval 500ms\n' >/etc/powersched/daemon.conf
 kill -HUP $dpid
 sleep 4
@@ -31,6 +32,7 @@ kill -TERM $dpid
 wait $dpid; rc=$?
 after=$(probe masks stress-ng-cpu | tr '\n' ' ')
 yes_mask=$(probe masks yes)
+sed 's/^/PSVM daemon status: /' /tmp/st.txt
 grep -E 'SIGHUP|stopped|left alone' /tmp/d.log | head -n 4 | sed 's/^/PSVM daemon log: /'
 echo "PSVM daemon packed at $t s: $packed; kthreadd $kt; md5sum in /jobs/skip and /jobsx: $left; status: $st"
 echo "PSVM daemon after SIGHUP to performance: $spread; after SIGTERM (exit $rc): $after; taskset yes: $yes_mask"

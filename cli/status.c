@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: powersched status
+ *
+ * Reads the state file each run and daemon rewrites every interval
+ * (state.PID.json in its state directory) and prints one block per
+ * instance, the way systemctl status does, or the files as a JSON array
+ * (--json, the files' objects as they are). Without --state-dir it reads
+ * the caller's own directory and, for a user, root's as well when it can.
+ * What the state file does not hold is found from the system: whether the
+ * instance is alive (the journal's owner line against /proc/PID/stat), for
+ * how long, which command a run manages (its child), and how many packages
+ * and cores the allowed CPUs span (this machine's topology).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ps/live.h"
+
+#define MAX_CPUS 4096
+
+static void usage_status(FILE *f)
+{
+	fputs("Usage:\n"
+	      " powersched status [--json] [--state-dir DIR]\n"
+	      "\n"
+	      "What each running powersched (run or daemon) is doing, one block per\n"
+	      "instance: what it manages, the resolved policy and why, the allowed\n"
+	      "CPUs out of the online ones, the packages and cores they span, the\n"
+	      "demand, mask changes, energy (measured or modeled) and uptime.\n"
+	      "\n"
+	      "Without --state-dir: root reads /run/powersched; a user reads their\n"
+	      "own state directory (see powersched run --help) and root's, when\n"
+	      "readable, so the system daemon shows too.\n"
+	      "\n"
+	      "Options:\n"
+	      " -j, --json            the state files as a JSON array, as they are\n"
+	      "     --state-dir DIR   read only this directory\n"
+	      " -h, --help            display this help\n",
+	      f);
+}
+
+struct status_ctx {
+	const char *bullet;
+	struct ps_topo *topo; /* this machine, loaded at the first need */
+	int topo_tried;
+	int n;
+};
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+static double jnum(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0;
+	return json_object_get_double(v);
+}
+
+static int read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static unsigned long long starttime_of(long pid)
+{
+	char path[64], buf[1024];
+	struct ps_live_stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (read_text(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
+		return 0;
+	return st.starttime;
+}
+
+/* 1: the instance is alive. Its journal's owner line names its start time
+ * (a reused PID has another); a dry run has no journal: the PID alone. */
+static int instance_alive(const char *dir, long pid, unsigned long long *start)
+{
+	char path[1100], line[1200];
+	struct ps_journal_rec rec;
+	FILE *f;
+
+	*start = starttime_of(pid);
+	if (!*start)
+		return 0;
+	snprintf(path, sizeof(path), "%s/journal.%ld", dir, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	if (ps_journal_parse_line(line, &rec) || rec.kind != 'o')
+		return 1;
+	return rec.id == pid && rec.starttime == *start;
+}
+
+/* "1h 2min", "3min 4s", "5.2s" */
+static void fmt_dur(double s, char *out, size_t len)
+{
+	long t = (long)s;
+
+	if (s < 60)
+		snprintf(out, len, "%.1fs", s);
+	else if (t < 3600)
+		snprintf(out, len, "%ldmin %lds", t / 60, t % 60);
+	else if (t < 86400)
+		snprintf(out, len, "%ldh %ldmin", t / 3600, t % 3600 / 60);
+	else
+		snprintf(out, len, "%ldd %ldh", t / 86400, t % 86400 / 3600);
+}
+
+static double uptime_of(unsigned long long start)
+{
+	char buf[128];
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (read_text("/proc/uptime", buf, sizeof(buf)) <= 0)
+		return -1;
+	if (hz <= 0)
+		hz = 100;
+	return strtod(buf, NULL) - (double)start / (double)hz;
+}
+
+/* The child of a run: the process whose parent it is; its command line. */
+static long child_of(long pid, char *cmd, size_t len)
+{
+	char path[300], buf[1024];
+	struct ps_live_stat st;
+	struct dirent *de;
+	long found = 0;
+	DIR *d = opendir("/proc");
+
+	cmd[0] = '\0';
+	while (d && !found && (de = readdir(d))) {
+		long p = strtol(de->d_name, NULL, 10);
+
+		if (p <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", p);
+		if (read_text(path, buf, sizeof(buf)) > 0 && !ps_live_parse_stat(buf, &st) &&
+		    st.ppid == pid)
+			found = p;
+	}
+	if (d)
+		closedir(d);
+	if (found) {
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "/proc/%ld/cmdline", found);
+		f = fopen(path, "re");
+		n = f ? fread(cmd, 1, len - 1, f) : 0;
+		if (f)
+			fclose(f);
+		cmd[n] = '\0';
+		/* arguments joined by spaces, control characters shown as '?' */
+		while (n && !cmd[n - 1])
+			n--;
+		cmd[n] = '\0';
+		for (size_t i = 0; i < n; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+			else if ((unsigned char)cmd[i] < 0x20 || cmd[i] == 0x7f)
+				cmd[i] = '?';
+		if (n > 60)
+			snprintf(cmd + 57, len - 57, "...");
+	}
+	return found;
+}
+
+/* Packages and cores the allowed CPUs span, on this machine's topology. */
+static int span(struct status_ctx *c, const char *list, int *npk, int *ncore)
+{
+	unsigned char *bits = calloc(MAX_CPUS, 1), *pk = NULL, *co = NULL;
+	int i, r = -1;
+
+	*npk = *ncore = 0;
+	if (!c->topo_tried) {
+		c->topo_tried = 1;
+		if (ps_topo_load(NULL, &c->topo))
+			c->topo = NULL;
+	}
+	if (!bits || !c->topo || ps_cpulist_parse(list, bits, MAX_CPUS))
+		goto out;
+	pk = calloc((size_t)c->topo->nr_pus + 1, 1);
+	co = calloc((size_t)c->topo->nr_pus + 1, 1);
+	if (!pk || !co)
+		goto out;
+	for (i = 0; i < c->topo->nr_pus; i++) {
+		const struct ps_pu *u = &c->topo->pus[i];
+		int p = u->package >= 0 && u->package < c->topo->nr_pus ? u->package : 0;
+		int k = u->core >= 0 && u->core < c->topo->nr_pus ? u->core : i;
+
+		if (u->os_index >= MAX_CPUS || !bits[u->os_index])
+			continue;
+		*npk += !pk[p];
+		*ncore += !co[k];
+		pk[p] = co[k] = 1;
+	}
+	r = 0;
+out:
+	free(bits);
+	free(pk);
+	free(co);
+	return r;
+}
+
+static int count_cpus(const char *list)
+{
+	unsigned char *bits = calloc(MAX_CPUS, 1);
+	int i, n = 0;
+
+	if (bits && !ps_cpulist_parse(list, bits, MAX_CPUS))
+		for (i = 0; i < MAX_CPUS; i++)
+			n += bits[i];
+	free(bits);
+	return n;
+}
+
+#define LINE(label, ...) do { printf("%13s ", label); printf(__VA_ARGS__); putchar('\n'); } while (0)
+
+static const char *plural(double n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+static void print_block(struct status_ctx *c, const char *dir, const char *file,
+			struct json_object *o)
+{
+	const char *name = jstr(o, "name"), *pol = jstr(o, "policy");
+	const char *req = jstr(o, "requested"), *why = jstr(o, "why");
+	const char *allowed = jstr(o, "allowed"), *online = jstr(o, "online");
+	long pid = (long)jnum(o, "pid");
+	double interval = jnum(o, "interval_s"), energy = jnum(o, "energy_j");
+	int intervals = (int)jnum(o, "intervals"), threads = (int)jnum(o, "threads");
+	int nmask = (int)jnum(o, "mask_changes"), na = count_cpus(allowed);
+	int no = count_cpus(online), npk, ncore, alive;
+	unsigned long long start;
+	struct json_object *arr;
+	char cmd[128], dur[32], buf[512];
+	double up, acc;
+
+	alive = instance_alive(dir, pid, &start);
+	printf("%s%s powersched %s, pid %ld\n", c->n ? "\n" : "", c->bullet, name, pid);
+	up = alive ? uptime_of(start) : -1;
+	if (up >= 0) {
+		fmt_dur(up, dur, sizeof(dur));
+		LINE("State:", "active for %s (%d interval%s of %.3g s)", dur, intervals,
+		     intervals == 1 ? "" : "s", interval);
+	} else {
+		LINE("State:", "not running: it did not exit cleanly (killed?); the next "
+		     "run or daemon with this state directory puts back what it changed");
+	}
+	if (!strcmp(name, "daemon")) {
+		LINE("Manages:", "the eligible threads of the whole system (%d thread%s "
+		     "scanned)", threads, plural(threads, "", "s"));
+	} else {
+		long child = alive ? child_of(pid, cmd, sizeof(cmd)) : 0;
+
+		if (child)
+			LINE("Manages:", "pid %ld (%s) and its descendants: %d thread%s", child,
+			     cmd[0] ? cmd : "?", threads, plural(threads, "", "s"));
+		else
+			LINE("Manages:", "a command and its descendants: %d thread%s", threads,
+			     plural(threads, "", "s"));
+	}
+	if (!strcmp(req, pol))
+		LINE("Policy:", "%s%s%s%s", pol, why[0] ? " (" : "", why, why[0] ? ")" : "");
+	else
+		LINE("Policy:", "%s, resolved by %s: %s", pol, req, why[0] ? why : "?");
+	LINE("Backend:", "%s", !strcmp(jstr(o, "backend"), "cgroup") ?
+	     "cgroup v2 cpuset" : "affinity (sched_setaffinity per thread)");
+	LINE("Allowed CPUs:", "%s of %s (%d of %d)", allowed[0] ? allowed : "none",
+	     online[0] ? online : "?", na, no);
+	if (!span(c, allowed, &npk, &ncore))
+		LINE("Active:", "%d package%s, %d core%s", npk, plural(npk, "", "s"), ncore,
+		     plural(ncore, "", "s"));
+	buf[0] = '\0';
+	if (json_object_object_get_ex(o, "load_per_package", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		size_t k, n = json_object_array_length(arr), used = 0;
+
+		for (k = 0; k < n && used < sizeof(buf) - 40; k++)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%.2f",
+						 k ? ", " : "; per package: ",
+						 json_object_get_double(
+							 json_object_array_get_idx(arr, k)));
+	}
+	LINE("Demand:", "%.2f CPUs%s", jnum(o, "demand"), buf);
+	LINE("Mask changes:", "%d", nmask);
+	acc = intervals > 1 ? (intervals - 1) * interval : 0;
+	if (acc > 0)
+		LINE("Energy:", "%.1f J in %.1f s (mean %.1f W), %s", energy, acc, energy / acc,
+		     jstr(o, "energy"));
+	else
+		LINE("Energy:", "%.1f J, %s", energy, jstr(o, "energy"));
+	if (json_object_object_get_ex(o, "recent", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		size_t k, n = json_object_array_length(arr);
+
+		/* the last 3 mask changes, oldest first */
+		for (k = n > 3 ? n - 3 : 0; k < n; k++) {
+			struct json_object *r = json_object_array_get_idx(arr, k);
+			int tasks = (int)jnum(r, "tasks"), nr = (int)jnum(r, "nr_allowed");
+
+			LINE(k == (n > 3 ? n - 3 : 0) ? "Last changes:" : "",
+			     "at %.1fs: %d task%s, demand %.2f: allowed %s (%d PU%s)",
+			     jnum(r, "t_s"), tasks, plural(tasks, "", "s"), jnum(r, "demand"),
+			     jstr(r, "allowed"), nr, plural(nr, "", "s"));
+		}
+	}
+	LINE("State file:", "%s/%s", dir, file);
+	c->n++;
+}
+
+static int is_state_file(const struct dirent *de)
+{
+	return !strncmp(de->d_name, "state.", 6) && strstr(de->d_name, ".json") &&
+	       !strstr(de->d_name, ".tmp");
+}
+
+/* Every state file of dir, in order. Return: instances shown, -errno when
+ * the directory cannot be read. */
+static int show_dir(struct status_ctx *c, const char *dir, int json)
+{
+	struct dirent **de;
+	char path[1100], buf[16384];
+	int i, n = scandir(dir, &de, is_state_file, alphasort), shown = 0;
+
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de[i]->d_name);
+		if (read_text(path, buf, sizeof(buf)) > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (json) {
+				printf("%s%s", c->n ? "," : "", buf);
+				c->n++;
+				shown++;
+			} else {
+				struct json_object *o = json_tokener_parse(buf);
+
+				if (o && json_object_is_type(o, json_type_object)) {
+					print_block(c, dir, de[i]->d_name, o);
+					shown++;
+				}
+				json_object_put(o);
+			}
+		}
+		free(de[i]);
+	}
+	free(de);
+	return shown;
+}
+
+int ps_cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct status_ctx c = { .bullet = "*" };
+	const char *dirs[2] = { NULL, NULL };
+	char own[1024], none[2200] = "";
+	int json = 0, ch, k, r, unreadable = -1;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j': json = 1; break;
+		case 'S': dirs[0] = optarg; break;
+		case 'h': usage_status(stdout); return PS_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'powersched status --help'.\n");
+			return PS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		ps_err("status: unexpected argument '%s'", argv[optind]);
+		return PS_EXIT_USAGE;
+	}
+	if (!dirs[0] && !geteuid()) {
+		dirs[0] = PS_SYSTEM_STATE_DIR;
+	} else if (!dirs[0]) {
+		/* the user's own (one that is not, is not read), then root's */
+		r = ps_cli_state_dir(own, sizeof(own), 0);
+		if (r == -EPERM || r == -ENOTDIR) {
+			dirs[0] = PS_SYSTEM_STATE_DIR;
+		} else {
+			dirs[0] = own;
+			dirs[1] = PS_SYSTEM_STATE_DIR;
+		}
+	}
+	setlocale(LC_CTYPE, "");
+	if (!strcmp(nl_langinfo(CODESET), "UTF-8"))
+		c.bullet = "\u25cf";
+	if (json)
+		printf("[");
+	for (k = 0; k < 2 && dirs[k]; k++) {
+		r = show_dir(&c, dirs[k], json);
+		if (r == -EACCES)
+			unreadable = k;
+		snprintf(none + strlen(none), sizeof(none) - strlen(none), "%s%s",
+			 k ? " or " : "", dirs[k]);
+	}
+	if (json)
+		printf("]\n");
+	else if (!c.n)
+		printf("no powersched is running (no state in %s)\n", none);
+	if (!json && unreadable >= 0)
+		printf("(%s is not readable by this user: its instances not shown)\n",
+		       dirs[unreadable]);
+	ps_topo_free(c.topo);
+	return PS_EXIT_OK;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: enforcement backend "cgroup": a cgroup v2 cpuset of our own
+ *
+ * run's command starts in a cgroup powersched creates (journaled before),
+ * and cpuset.cpus is written only when its content changes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "live_int.h"
+
+int ps_live_cgroup_usable(struct ps_live *l)
+{
+	char path[512], buf[512];
+
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup/cgroup.controllers");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return strstr(buf, "cpuset") != NULL;
+}
+
+/* The cgroup v2 path of process pid (0: ourselves), from /proc/PID/cgroup. */
+int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
+{
+	char path[512], buf[4096], *p;
+
+	if (pid)
+		ps_live_path(l, path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		ps_live_path(l, path, sizeof(path), "/proc/self/cgroup");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return -ENOENT;
+	p = strstr(buf, "0::");
+	if (!p)
+		return -ENOENT;
+	p += 3;
+	p[strcspn(p, "\n")] = '\0';
+	snprintf(out, len, "%s", p);
+	return 0;
+}
+
+/* a cgroup of another powersched instance under the root */
+static int other_instance(const struct ps_live *l)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup");
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d)))
+		found = !strncmp(de->d_name, "powersched-", 11) && de->d_type == DT_DIR;
+	closedir(d);
+	return found;
+}
+
+/*
+ * Our cgroup is under the root, so the limits of the cgroup the command
+ * came from do not hold there: copy the ones a task escapes most (process
+ * count, memory, CPU bandwidth) and keep the allowed CPUs inside the
+ * origin's. A copy is a limit of its own, not a share of the origin's:
+ * the command gets as much again as its caller had (documented).
+ */
+static void copy_limits(struct ps_live *l, const char *origin)
+{
+	static const char *const files[] = { "pids.max", "memory.max", "memory.high",
+		"memory.swap.max", "cpu.max", "cpu.weight", NULL };
+	char src[1024], dst[1024], buf[256];
+	int k;
+
+	memset(l->cg_limit, 0, PS_LIVE_MAX_CPUS);
+	l->have_cg_limit = 0;
+	if (!strcmp(origin, "/"))
+		return;
+	for (k = 0; files[k]; k++) {
+		ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/%s", origin, files[k]);
+		ps_live_path(l, dst, sizeof(dst), "/sys/fs/cgroup%s/%s", l->cg_path, files[k]);
+		if (ps_live_read_file(src, buf, sizeof(buf)) <= 0 || !strncmp(buf, "max\n", 4) ||
+		    access(dst, W_OK))
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (ps_live_write_file(dst, buf))
+			lg(l, "cgroup: copying %s '%s' from %s: not possible", files[k], buf, origin);
+		else
+			lg(l, "cgroup: %s %s copied from %s", files[k], buf, origin);
+	}
+	ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/cpuset.cpus.effective", origin);
+	if (ps_live_read_file(src, buf, sizeof(buf)) > 0 && buf[0] != '\n' &&
+	    !ps_cpulist_parse(buf, l->cg_limit, PS_LIVE_MAX_CPUS))
+		l->have_cg_limit = 1;
+}
+
+static int cgroup_create(struct ps_live *l)
+{
+	char path[768], buf[512], origin[512];
+	int r;
+
+	if (ps_live_cgroup_of(l, 0, origin, sizeof(origin)))
+		snprintf(origin, sizeof(origin), "/");
+	/* a sibling of ours would need the parent's subtree_control; we use
+	 * the root, whose processes the no-internal-process rule exempts */
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup/cgroup.subtree_control");
+	if (ps_live_read_file(path, buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	if (!strstr(buf, "cpuset")) {
+		/* on before 6.2 this resets the affinity of every task below
+		 * the root: the guarded write records them and puts back each
+		 * one it changed */
+		r = ps_live_journal_line(l, "subtree /\n");
+		if (!r)
+			r = ps_live_journal_sync(l);
+		if (r)
+			return r;
+		r = ps_live_guarded_write(l->cfg.root, path, "+cpuset", l->cfg.log,
+					  l->cfg.log_arg);
+		if (r) {
+			lg(l, "cgroup: cannot enable cpuset in the root cgroup: %s", strerror(-r));
+			return r;
+		}
+	} else if (other_instance(l)) {
+		/* another powersched turned it on and turns it off when it
+		 * ends, unless we are still there: then we do */
+		r = ps_live_journal_line(l, "subtree / shared\n");
+		if (r)
+			return r;
+	}
+	snprintf(l->cg_path, sizeof(l->cg_path), "/powersched-%s-%d", l->cfg.name,
+		 (int)l->self);
+	r = ps_live_journal_line(l, "cgroup %s %s\n", l->cg_path, origin);
+	if (!r)
+		r = ps_live_journal_sync(l);
+	if (r)
+		return r;
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s", l->cg_path);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		r = -errno;
+		lg(l, "cgroup: cannot create %s: %s", path, strerror(-r));
+		return r;
+	}
+	copy_limits(l, origin);
+	return 0;
+}
+
+static int cgroup_apply(struct ps_live *l, const char *list)
+{
+	static char lim[8192];
+	char path[768];
+	int r;
+
+	/* never wider than the CPUs the command's own cgroup allows */
+	if (l->have_cg_limit && !ps_cpulist_parse(list, l->scratch, PS_LIVE_MAX_CPUS)) {
+		int any = 0;
+
+		for (int i = 0; i < PS_LIVE_MAX_CPUS; i++)
+			any |= l->scratch[i] &= l->cg_limit[i];
+		ps_cpulist_format(any ? l->scratch : l->cg_limit, PS_LIVE_MAX_CPUS, lim,
+				  sizeof(lim));
+		list = lim;
+	}
+	if (!strcmp(list, l->cg_written))
+		return 0; /* same content: no write */
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus", l->cg_path);
+	r = ps_live_write_file(path, list);
+	if (r) {
+		lg(l, "cgroup: writing '%s' to %s: %s", list, path, strerror(-r));
+		return r;
+	}
+	snprintf(l->cg_written, sizeof(l->cg_written), "%s", list);
+	return 0;
+}
+
+static int cg_prepare_child(struct ps_live *l, char *procs_path, size_t len)
+{
+	int r;
+
+	procs_path[0] = '\0';
+	if (l->cfg.dry_run)
+		return 0;
+	r = cgroup_create(l);
+	if (r)
+		return r;
+	ps_live_path(l, procs_path, len, "/sys/fs/cgroup%s/cgroup.procs", l->cg_path);
+	return 0;
+}
+
+static void cg_set_child(struct ps_live *l, pid_t pid)
+{
+	char path[768], buf[32];
+
+	if (!l->cg_path[0])
+		return;
+	/* the child enters on its own before exec; this covers a race */
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", l->cg_path);
+	snprintf(buf, sizeof(buf), "%d", (int)pid);
+	ps_live_write_file(path, buf);
+}
+
+static int cg_apply(struct ps_live *l, const char *list, int changed)
+{
+	if (!changed || l->cfg.dry_run)
+		return 0;
+	return cgroup_apply(l, list);
+}
+
+const struct ps_live_backend_ops ps_live_backend_cgroup = {
+	.name = "cgroup",
+	.label = "cgroup v2 cpuset",
+	.members = ps_live_members_cgroup,
+	.prepare_child = cg_prepare_child,
+	.set_child = cg_set_child,
+	.apply = cg_apply,
+};

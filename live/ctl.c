@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: the live controller loop
+ *
+ * Each interval: the load source scans the managed threads (the backend
+ * says which processes those are), the demand estimate turns their
+ * utilization into the tasks the policy sees, ps_policy_decide() picks the
+ * allowed set, and the enforcement backend applies it when it changed and
+ * the rate limit allows. Then energy is accounted and the status written.
+ * The files around this one: source_proc.c (load), backend_cgroup.c and
+ * backend_affinity.c (enforcement), journal.c (record and restore),
+ * energy.c, status.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "demand.h"
+#include "live_int.h"
+#include "ps/source.h"
+
+static int read_online(struct ps_live *l, unsigned char *bits)
+{
+	char path[512], buf[8192];
+	int r;
+
+	ps_live_path(l, path, sizeof(path), "/sys/devices/system/cpu/online");
+	r = ps_live_read_file(path, buf, sizeof(buf));
+	if (r <= 0)
+		return r ? r : -EINVAL;
+	return ps_cpulist_parse(buf, bits, PS_LIVE_MAX_CPUS);
+}
+
+static int load_topology(struct ps_live *l)
+{
+	struct ps_topo *t = NULL;
+	int r;
+
+	r = ps_topo_load(NULL, &t);
+	if (r)
+		return r;
+	if (l->cfg.model)
+		ps_topo_set_smt_gain(t, l->cfg.model->smt_gain);
+	if (l->have_dec) {
+		ps_decision_fini(&l->dec[0]);
+		ps_decision_fini(&l->dec[1]);
+		l->have_dec = 0;
+	}
+	ps_topo_free(l->topo);
+	l->topo = t;
+	/* OS index to PU index, for the per-interval lookups */
+	for (int c = 0; c < PS_LIVE_MAX_CPUS; c++)
+		l->pu_of_cpu[c] = -1;
+	for (int i = 0; i < t->nr_pus; i++)
+		if (t->pus[i].os_index < PS_LIVE_MAX_CPUS)
+			l->pu_of_cpu[t->pus[i].os_index] = i;
+	free(l->pu_busy);
+	l->pu_busy = calloc((size_t)t->nr_pus, sizeof(double));
+	return l->pu_busy ? 0 : -ENOMEM;
+}
+
+static int ensure_decisions(struct ps_live *l, int n)
+{
+	int cap = l->have_dec ? l->dec[0].max_tasks : 0;
+
+	if (n <= cap)
+		return 0;
+	cap = n < 64 ? 64 : n * 2;
+	if (l->have_dec) {
+		ps_decision_fini(&l->dec[0]);
+		ps_decision_fini(&l->dec[1]);
+		l->have_dec = 0;
+	}
+	if (ps_decision_init(&l->dec[0], l->topo, cap))
+		return -ENOMEM;
+	if (ps_decision_init(&l->dec[1], l->topo, cap)) {
+		ps_decision_fini(&l->dec[0]);
+		return -ENOMEM;
+	}
+	l->have_dec = 1;
+	l->dec[0].nr_allowed = l->dec[1].nr_allowed = 0; /* no previous decision */
+	return 0;
+}
+
+static int ps_count(const unsigned char *bits, int n)
+{
+	int i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += bits[i] != 0;
+	return c;
+}
+
+static void remember(struct ps_live *l, double t, int ntasks, double demand, const char *list,
+		     int nr)
+{
+	struct recent *r;
+
+	if (l->nrecent == NR_RECENT) {
+		memmove(l->recent, l->recent + 1, sizeof(l->recent[0]) * (NR_RECENT - 1));
+		l->nrecent--;
+	}
+	r = &l->recent[l->nrecent++];
+	r->t_s = t;
+	r->nr_tasks = ntasks;
+	r->demand = demand;
+	r->nr_allowed = nr;
+	snprintf(r->allowed, sizeof(r->allowed), "%.*s", (int)sizeof(r->allowed) - 1, list);
+}
+
+/*
+ * The demand estimate: the managed threads' utilization to the tasks the
+ * policy sees, in l->util. Under CPU pressure on a full set (the source's
+ * l->sat, ps_demand_take_runnable()) a runnable thread counts as a full PU;
+ * small threads are pooled (ps_demand_pool()). Return: the number of tasks, or
+ * -errno; *demand gets the sum of the threads' utilization.
+ */
+static int estimate_demand(struct ps_live *l, double *demand)
+{
+	double small = 0;
+	int i, n = 0;
+
+	*demand = 0;
+	if (l->util_cap < l->thr_n) {
+		double *u = realloc(l->util, sizeof(double) * (size_t)(l->thr_n + 64));
+
+		if (!u)
+			return -ENOMEM;
+		l->util = u;
+		l->util_cap = l->thr_n + 64;
+	}
+	/* tasks queue (PSI says some task waited, on a full set): a thread runnable now is
+	 * taken at a full PU. Its run + wait under-reads it: the wait it is in
+	 * is accounted only when it next runs. Only threads that count on
+	 * their own are read (pooled ones have the two-sample rule), and not
+	 * again when this scan read the stat already */
+	if (ps_demand_take_runnable(l->sat, l->psi_now))
+		for (i = 0; i < l->thr_n; i++) {
+			struct thr *t = &l->thr[i];
+
+			if (t->managed != 2 && !t->excluded && t->util >= PS_LIVE_SMALL_UTIL &&
+			    t->util < 1 && (t->state_now ? t->state == 'R' : l->src->runnable(l, t)))
+				t->util = 1;
+		}
+	for (i = 0; i < l->thr_n; i++) {
+		if (l->thr[i].managed == 2)
+			continue;
+		*demand += l->thr[i].util;
+		if (l->thr[i].util >= PS_LIVE_SMALL_UTIL)
+			l->util[n++] = l->thr[i].util;
+		else
+			small += l->thr[i].util;
+	}
+	/* threads below PS_LIVE_SMALL_UTIL count together (demand.h) */
+	n += ps_demand_pool(small, l->util + n, l->util_cap - n);
+	return n;
+}
+
+int ps_live_step(struct ps_live *l, double now_s)
+{
+	struct ps_decision *out, *prev;
+	char list[8192] = "", why[160];
+	unsigned char *on = l->scratch;
+	enum ps_policy pol = l->cfg.policy;
+	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0;
+	int r, i, n = 0, changed = 0, grow = 0, nb = PS_LIVE_MAX_CPUS;
+
+	if (dt <= 0)
+		dt = l->cfg.interval_s;
+	if (!l->started)
+		l->start_t = now_s - dt;
+	/* hotplug: a new online set means a new topology */
+	if (!read_online(l, on) && memcmp(on, l->online, (size_t)nb)) {
+		memcpy(l->online, on, (size_t)nb);
+		ps_cpulist_format(l->online, nb, l->online_str, sizeof(l->online_str));
+		lg(l, "online CPUs changed to %s: reading the topology again", l->online_str);
+		r = load_topology(l);
+		if (r) {
+			lg(l, "topology: %s; keeping the old mask", strerror(-r));
+			return 0;
+		}
+		memset(l->allowed_os, 0, (size_t)nb); /* force a fresh mask */
+		l->cg_written[0] = '\0';
+	}
+	ps_live_account_energy(l, dt); /* first: the scan's saturation reads its per-PU busy time */
+	r = l->src->scan(l, dt);
+	if (r)
+		return r;
+	if (pol == PS_POLICY_AUTO) {
+		ps_source_resolve(l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root, &pol, why,
+				  sizeof(why));
+		if (pol != l->resolved || strcmp(why, l->why))
+			lg(l, "auto: %s (%s)", ps_policy_name(pol), why);
+		snprintf(l->why, sizeof(l->why), "%s", why);
+	}
+	l->resolved = pol;
+	r = ensure_decisions(l, l->thr_n);
+	if (r)
+		return r;
+	r = estimate_demand(l, &demand);
+	if (r < 0)
+		return r;
+	n = r;
+	l->last_demand = demand;
+	prev = &l->dec[l->cur];
+	out = &l->dec[!l->cur];
+	r = ps_policy_decide(l->topo, pol, l->util, n, &l->params,
+			     l->intervals && prev->nr_allowed ? prev : NULL, out);
+	if (r)
+		return r;
+	l->cur = !l->cur;
+	memset(on, 0, (size_t)nb);
+	for (i = 0; i < l->topo->nr_pus; i++)
+		if (out->allowed[i] || !out->nr_allowed)
+			on[l->topo->pus[i].os_index] = 1;
+	/* never ask for a CPU that is not online */
+	for (i = 0; i < nb; i++)
+		on[i] &= l->online[i];
+	for (i = 0; i < nb; i++) {
+		if (on[i] != l->allowed_os[i])
+			changed = 1;
+		if (on[i] && !l->allowed_os[i])
+			grow = 1;
+	}
+	if (changed && !ps_ratelimit_allow(&l->rl, now_s, grow)) {
+		if (!l->held)
+			lg(l, "mask change held back: %d changes in the last minute",
+			   l->rl.n);
+		l->held = 1;
+		changed = 0;
+	} else if (changed) {
+		l->held = 0;
+		memcpy(l->allowed_os, on, (size_t)nb);
+		l->mask_changes++;
+		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs, %d package(s), %d core(s))",
+		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
+		   l->wait_cpus, l->sat, list, out->nr_allowed,
+		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE]);
+		remember(l, now_s - l->start_t, n, demand, list, out->nr_allowed);
+	}
+	if (!changed && l->cfg.verbose) {
+		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs) kept",
+		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
+		   l->wait_cpus, l->sat, list, ps_count(l->allowed_os, nb));
+	}
+	l->be->apply(l, list, changed);
+	l->intervals++;
+	l->full_scan = 0;
+	l->last_t = now_s;
+	l->started = 1;
+	ps_live_write_state(l);
+	return 0;
+}
+
+static void use_backend(struct ps_live *l, enum ps_live_backend b)
+{
+	l->backend = b;
+	l->be = b == PS_BACKEND_CGROUP ? &ps_live_backend_cgroup : &ps_live_backend_affinity;
+}
+
+int ps_live_reconfigure(struct ps_live *l, const struct ps_live_cfg *cfg)
+{
+	int r = ps_ratelimit_init(&l->rl, cfg->max_changes, 60);
+
+	if (r)
+		return r;
+	l->cfg = *cfg;
+	/* the new filters apply at the next interval, to every thread */
+	l->full_scan = 1;
+	if (l->topo && cfg->model)
+		ps_topo_set_smt_gain(l->topo, cfg->model->smt_gain);
+	return 0;
+}
+
+int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
+{
+	struct ps_live *l = calloc(1, sizeof(*l));
+	struct rlimit nofile;
+	char path[512];
+	int r;
+
+	if (!l)
+		return -ENOMEM;
+	l->cfg = *cfg;
+	l->self = getpid();
+	l->journal_fd = -1;
+	l->src = &ps_live_source_proc;
+	use_backend(l, PS_BACKEND_AFFINITY);
+	ps_policy_params_default(&l->params);
+	/* one schedstat descriptor per managed thread: take the hard limit */
+	if (!getrlimit(RLIMIT_NOFILE, &nofile)) {
+		l->nofile_cur = nofile.rlim_cur;
+		l->have_nofile = 1;
+		if (nofile.rlim_cur < nofile.rlim_max) {
+			nofile.rlim_cur = nofile.rlim_max;
+			if (setrlimit(RLIMIT_NOFILE, &nofile))
+				nofile.rlim_cur = (rlim_t)l->nofile_cur;
+		}
+		/* 64 left for everything else (journal, /proc reads, restore) */
+		l->max_ss_fd = nofile.rlim_cur > 128 ? (int)(nofile.rlim_cur > (1 << 20) ?
+					(1 << 20) : nofile.rlim_cur) - 64 : 0;
+	}
+	r = ps_ratelimit_init(&l->rl, cfg->max_changes, 60);
+	if (r)
+		goto fail;
+	l->online = calloc(PS_LIVE_MAX_CPUS, 1);
+	l->allowed_os = calloc(PS_LIVE_MAX_CPUS, 1);
+	l->scratch = calloc(PS_LIVE_MAX_CPUS, 1);
+	l->set_os = calloc(PS_LIVE_MAX_CPUS, 1);
+	l->cpu_busy = calloc(PS_LIVE_MAX_CPUS, sizeof(*l->cpu_busy));
+	l->cpu_total = calloc(PS_LIVE_MAX_CPUS, sizeof(*l->cpu_total));
+	r = -ENOMEM;
+	if (!l->online || !l->allowed_os || !l->scratch || !l->set_os || !l->cpu_busy || !l->cpu_total)
+		goto fail;
+	if (mkdir(cfg->state_dir, 0755) && errno != EEXIST) {
+		r = -errno;
+		goto fail;
+	}
+	/* what is replayed from here is run as root: the directory must be
+	 * ours and writable by no one else (not a symlink either) */
+	{
+		struct stat st;
+
+		if (lstat(cfg->state_dir, &st)) {
+			r = -errno;
+			goto fail;
+		}
+		r = ps_live_check_private(-1, &st, 1);
+		if (r) {
+			lg(l, "state directory %s: not a directory of ours that only we can "
+			   "write (owner uid %u, mode %o): refused", cfg->state_dir,
+			   (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+			goto fail;
+		}
+	}
+	ps_live_recover(l);
+	r = read_online(l, l->online);
+	if (r)
+		goto fail;
+	ps_cpulist_format(l->online, PS_LIVE_MAX_CPUS, l->online_str, sizeof(l->online_str));
+	memcpy(l->allowed_os, l->online, PS_LIVE_MAX_CPUS);
+	memcpy(l->set_os, l->online, PS_LIVE_MAX_CPUS);
+	r = load_topology(l);
+	if (r)
+		goto fail;
+	ps_live_path(l, path, sizeof(path), "/sys/class/powercap/intel-rapl:0/energy_uj");
+	l->have_rapl = access(path, R_OK) == 0;
+	use_backend(l, cfg->backend == PS_BACKEND_AUTO ?
+			       (!cfg->whole_system && ps_live_cgroup_usable(l) ?
+					PS_BACKEND_CGROUP : PS_BACKEND_AFFINITY) :
+			       cfg->backend);
+	snprintf(l->journal_path, sizeof(l->journal_path), "%s/journal.%d", cfg->state_dir,
+		 (int)l->self);
+	snprintf(l->state_path, sizeof(l->state_path), "%s/state.%d.json", cfg->state_dir,
+		 (int)l->self);
+	if (!cfg->dry_run) {
+		r = ps_live_journal_open(l);
+		if (r)
+			goto fail;
+		r = ps_live_journal_line(l, "owner %d %llu\n", (int)l->self,
+					 ps_live_starttime(cfg->root, l->self));
+		if (!r)
+			r = ps_live_journal_sync(l);
+		if (r)
+			goto fail;
+	}
+	l->resolved = cfg->policy == PS_POLICY_AUTO ? PS_POLICY_PERFORMANCE : cfg->policy;
+	*out = l;
+	return 0;
+fail:
+	ps_live_close(l);
+	return r;
+}
+
+int ps_live_prepare_child(struct ps_live *l, char *procs_path, size_t len)
+{
+	int r = l->be->prepare_child(l, procs_path, len);
+
+	if (r) {
+		lg(l, "%s backend not usable (%s): using affinity", l->be->name, strerror(-r));
+		use_backend(l, PS_BACKEND_AFFINITY);
+		return l->be->prepare_child(l, procs_path, len);
+	}
+	return 0;
+}
+
+void ps_live_child_reset(const struct ps_live *l)
+{
+	struct rlimit nofile;
+
+	if (l->have_nofile && !getrlimit(RLIMIT_NOFILE, &nofile)) {
+		nofile.rlim_cur = (rlim_t)l->nofile_cur;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
+}
+
+int ps_live_set_child(struct ps_live *l, pid_t pid)
+{
+	l->child = pid;
+	l->be->set_child(l, pid);
+	return 0;
+}
+
+void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->wall_s = l->started ? l->last_t - l->start_t : 0;
+	s->energy_j = l->energy_j;
+	s->energy_measured = l->have_rapl;
+	s->intervals = l->intervals;
+	s->mean_packages = l->intervals > 1 ? l->pkg_sum / (l->intervals - 1) : 0;
+	s->mean_cores = l->intervals > 1 ? l->core_sum / (l->intervals - 1) : 0;
+	s->mask_changes = l->mask_changes;
+	s->threads_seen = l->threads_seen;
+	s->backend = l->be->label;
+	snprintf(s->policy_why, sizeof(s->policy_why), "%s%s%s%s",
+		 ps_policy_name(l->resolved), l->why[0] ? " (" : "", l->why,
+		 l->why[0] ? ")" : "");
+}
+
+void ps_live_close(struct ps_live *l)
+{
+	int restored;
+
+	if (!l)
+		return;
+	/* run: the threads born since the last interval carry our set too;
+	 * a full listing (no cached parents) records them for the restore */
+	if (l->journal_fd >= 0 && l->started && l->be->sweep && !l->cfg.whole_system) {
+		l->full_scan = 1;
+		if (!l->src->scan(l, l->cfg.interval_s))
+			l->be->sweep(l);
+	}
+	/* the restore reads /proc: our descriptors go first (a limit of
+	 * open files must not leave a thread confined) */
+	for (int k = 0; l->thr && k < l->thr_n; k++)
+		if (l->thr[k].ss_fd >= 0) {
+			close(l->thr[k].ss_fd);
+			l->thr[k].ss_fd = -1;
+		}
+	if (l->journal_fd >= 0) {
+		close(l->journal_fd);
+		l->journal_fd = -1;
+		if (!ps_live_restore_journal(l->cfg.root, l->journal_path, l->cfg.log,
+					     l->cfg.log_arg, &restored) && restored)
+			lg(l, "restored %d thread mask(s)", restored);
+	}
+	if (l->state_path[0])
+		unlink(l->state_path);
+	if (l->have_dec) {
+		ps_decision_fini(&l->dec[0]);
+		ps_decision_fini(&l->dec[1]);
+	}
+	for (int k = 0; l->thr && k < l->thr_n; k++)
+		if (l->thr[k].ss_fd >= 0)
+			close(l->thr[k].ss_fd);
+	free(l->procs);
+	ps_topo_free(l->topo);
+	free(l->online);
+	free(l->allowed_os);
+	free(l->scratch);
+	free(l->set_os);
+	free(l->cpu_busy);
+	free(l->cpu_total);
+	free(l->pu_busy);
+	free(l->thr);
+	free(l->nthr);
+	free(l->util);
+	while (l->napplied)
+		free(l->applied[--l->napplied]);
+	free(l);
+}
+

@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: load source "proc": per-thread schedstat from /proc
+ *
+ * The backend lists the managed processes (members); each process's
+ * threads are read into a table sorted by process, then thread, merged
+ * with the previous interval's table in two passes: the per-thread deltas
+ * and the managed threads' run and wait (how full the set is,
+ * ps_demand_saturation()), then each thread's utilization, (run + wait) /
+ * wall over the interval, decayed (ps_demand_update()), and the starved
+ * rule, which takes a full set (ps_demand_take_runnable()).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "demand.h"
+#include "live_int.h"
+
+static int push_thr(struct ps_live *l, const struct thr *t)
+{
+	if (l->nthr_n == l->nthr_cap) {
+		int cap = l->nthr_cap ? l->nthr_cap * 2 : 256;
+		struct thr *n = realloc(l->nthr, (size_t)cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		l->nthr = n;
+		l->nthr_cap = cap;
+	}
+	l->nthr[l->nthr_n++] = *t;
+	return 0;
+}
+
+/* Tables are sorted by process, then thread: a process's threads are one run. */
+int ps_live_thr_before(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b)
+{
+	return tgid_a < tgid_b || (tgid_a == tgid_b && tid_a < tid_b);
+}
+
+static int cmp_thr(const void *a, const void *b)
+{
+	const struct thr *x = a, *y = b;
+
+	return ps_live_thr_before(y->tgid, y->tid, x->tgid, x->tid) -
+	       ps_live_thr_before(x->tgid, x->tid, y->tgid, y->tid);
+}
+
+/* First entry of the old table at or after (tgid, tid). */
+int ps_live_lower_bound(const struct ps_live *l, pid_t tgid, pid_t tid)
+{
+	int lo = 0, hi = l->thr_n;
+
+	while (lo < hi) {
+		int m = (lo + hi) / 2;
+
+		if (ps_live_thr_before(l->thr[m].tgid, l->thr[m].tid, tgid, tid))
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+struct thr *ps_live_find_thr(const struct ps_live *l, pid_t tgid, pid_t tid)
+{
+	int k = ps_live_lower_bound(l, tgid, tid);
+
+	return k < l->thr_n && l->thr[k].tgid == tgid && l->thr[k].tid == tid ? &l->thr[k] :
+										 NULL;
+}
+
+static int in_list(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, s))
+			return 1;
+	return 0;
+}
+
+/* cgroup path p is dir or below it ("/a/b" is under "/a", not "/ab") */
+static int under_cgroup(const char *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 1 && dir[0] == '/')
+		return 1;
+	return !strncmp(p, dir, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+static int any_under(const char *p, const char *const *dirs)
+{
+	for (; dirs && *dirs; dirs++)
+		if (under_cgroup(p, *dirs))
+			return 1;
+	return 0;
+}
+
+/* a container's cgroup: a component machine.slice, or one whose name
+ * starts with docker, kubepods, lxc or libpod (as systemd-machined,
+ * Docker, Kubernetes, LXC and Podman name them) */
+static int container_cgroup(const char *p)
+{
+	static const char *const pre[] = { "docker", "kubepods", "lxc", "libpod", NULL };
+
+	while (*p) {
+		size_t n;
+
+		p += strspn(p, "/");
+		n = strcspn(p, "/");
+		if (n == 13 && !strncmp(p, "machine.slice", 13))
+			return 1;
+		for (int k = 0; pre[k]; k++)
+			if (n >= strlen(pre[k]) && !strncmp(p, pre[k], strlen(pre[k])))
+				return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* daemon: not ours, by the cgroup of pid (include-cgroup, exclude-cgroup,
+ * containers) */
+static int cgroup_excluded(const struct ps_live *l, pid_t pid)
+{
+	char cg[4096];
+	int inc = l->cfg.include_cgroup && l->cfg.include_cgroup[0];
+
+	if (!inc && (!l->cfg.exclude_cgroup || !l->cfg.exclude_cgroup[0]) &&
+	    !l->cfg.exclude_containers)
+		return 0;
+	if (ps_live_cgroup_of(l, pid, cg, sizeof(cg)))
+		return 0;
+	if (inc && !any_under(cg, l->cfg.include_cgroup))
+		return 1;
+	if (l->cfg.exclude_containers && container_cgroup(cg))
+		return 1;
+	return any_under(cg, l->cfg.exclude_cgroup);
+}
+
+static int read_schedstat(int fd, const char *path, unsigned long long *run,
+			  unsigned long long *wait)
+{
+	char buf[128];
+	ssize_t n;
+
+	if (fd >= 0) {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			return -ESRCH;
+		buf[n] = '\0';
+	} else {
+		int r = ps_live_read_file(path, buf, sizeof(buf));
+
+		if (r <= 0)
+			return r == -EMFILE || r == -ENFILE || r == -ENOMEM ? r : -ESRCH;
+	}
+	return ps_live_parse_schedstat(buf, run, wait);
+}
+
+/* 1: every known thread of pid carried (count unchanged); 0: list them;
+ * -errno. */
+static int carry_process(struct ps_live *l, pid_t pid)
+{
+	char path[512], buf[1024];
+	struct ps_live_stat st;
+	int k = ps_live_lower_bound(l, pid, 0), e = k, r;
+
+	while (e < l->thr_n && l->thr[e].tgid == pid)
+		e++;
+	if (e - k < 32)
+		return 0; /* small: a listing is as cheap as the count */
+	ps_live_path(l, path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st) ||
+	    st.nr_threads != e - k)
+		return 0;
+	for (; k < e; k++) {
+		struct thr t = l->thr[k];
+
+		t.state_now = 0;
+		if (!t.excluded) {
+			if (t.ss_fd < 0) /* no descriptor (EMFILE): by path */
+				ps_live_path(l, path, sizeof(path), "/proc/%d/task/%d/schedstat",
+					(int)pid, (int)t.tid);
+			r = read_schedstat(t.ss_fd, path, &t.run_ns, &t.wait_ns);
+			if (r == -ESRCH || r == -EINVAL)
+				continue; /* gone */
+			/* else out of descriptors: kept, with its last figures */
+			l->thr[k].ss_fd = -1; /* moved to the new table */
+		}
+		r = push_thr(l, &t);
+		if (r)
+			return r;
+	}
+	return 1;
+}
+
+/*
+ * Read every thread of process pid into nthr. A thread already known costs
+ * one pread of its schedstat; its stat is read when it is new, and again
+ * once every 64 intervals (a changed scheduling policy, a reused TID).
+ */
+/*
+ * Aggregates first: a process of many threads whose thread count did not
+ * change and whose CPU time over the interval (utime + stime of all its
+ * threads, one read of /proc/PID/stat) is under AGG_MAX_PU (one PU) is
+ * carried whole: its threads are not read, the main thread stands for the
+ * process's use. Per-thread figures cannot change the decision much there:
+ * however that use is split, it asks for at most one PU. Every AGG_REFRESH intervals (spread by PID) the
+ * threads are read again, so a thread that replaced another is found.
+ */
+#define AGG_MIN_THREADS 32
+#define AGG_MAX_PU 1.0
+#define AGG_REFRESH 64
+
+/* 1: carried on the aggregate; 0: read the threads; *ticks gets the
+ * process's CPU ticks (0: not read) */
+static int aggregate_process(struct ps_live *l, pid_t pid, unsigned long long *ticks)
+{
+	char path[512], buf[1024];
+	struct ps_live_stat st;
+	int k = ps_live_lower_bound(l, pid, 0), e = k, i, r;
+	long hz = sysconf(_SC_CLK_TCK);
+	const struct thr *m;
+	double use;
+
+	*ticks = 0;
+	while (e < l->thr_n && l->thr[e].tgid == pid)
+		e++;
+	if (e - k < AGG_MIN_THREADS || l->full_scan)
+		return 0;
+	ps_live_path(l, path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
+		return 0;
+	*ticks = st.utime + st.stime;
+	/* the main thread is not always first: TIDs wrap around pid_max */
+	m = ps_live_find_thr(l, pid, pid);
+	if (!l->thr[k].pticks || st.nr_threads != e - k || *ticks < l->thr[k].pticks ||
+	    (l->intervals + pid) % AGG_REFRESH == 0 || !m || m->start != st.starttime)
+		return 0;
+	use = (double)(*ticks - l->thr[k].pticks) / (double)(hz > 0 ? hz : 100) /
+	      (l->scan_dt > 0 ? l->scan_dt : l->cfg.interval_s);
+	if (use >= AGG_MAX_PU)
+		return 0;
+	for (i = k; i < e; i++) {
+		struct thr t = l->thr[i];
+
+		t.agg = 1;
+		t.state_now = 0;
+		t.pticks = *ticks;
+		t.aggu = t.tid == pid ? use : 0;
+		l->thr[i].ss_fd = -1; /* moved to the new table */
+		r = push_thr(l, &t);
+		if (r)
+			return r;
+	}
+	return 1;
+}
+
+static int scan_process(struct ps_live *l, pid_t pid)
+{
+	char path[512], buf[1024], pcomm[64] = "";
+	struct dirent *de;
+	unsigned long long ticks;
+	DIR *d;
+	int r = 0, pexcl = 0, first = l->nthr_n;
+
+	r = aggregate_process(l, pid, &ticks);
+	if (r)
+		return r < 0 ? r : 0;
+
+	/* a process of many threads whose count has not changed: carry its
+	 * threads without listing them (a full listing every 8 intervals
+	 * finds a thread that replaced one that exited) */
+	if ((l->intervals % 8) && !l->full_scan && (r = carry_process(l, pid)) != 0) {
+		for (int i = first; i < l->nthr_n; i++) {
+			l->nthr[i].pticks = ticks;
+			l->nthr[i].agg = 0;
+		}
+		return r < 0 ? r : 0;
+	}
+	/* never PID 1 or a service manager (their children inherit what
+	 * they have); comm filters match the process's name, not a thread's */
+	if (pid == 1) {
+		pexcl = 1;
+	} else {
+		ps_live_path(l, path, sizeof(path), "/proc/%d/comm", (int)pid);
+		if (ps_live_read_file(path, pcomm, sizeof(pcomm)) > 0) {
+			pcomm[strcspn(pcomm, "\n")] = '\0';
+			pexcl = !strcmp(pcomm, "systemd") ||
+				(l->cfg.whole_system &&
+				 ((l->cfg.include_comm && l->cfg.include_comm[0] &&
+				   !in_list(l->cfg.include_comm, pcomm)) ||
+				  in_list(l->cfg.exclude_comm, pcomm)));
+		}
+	}
+	ps_live_path(l, path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0; /* gone */
+	while ((de = readdir(d)) && !r) {
+		struct ps_live_stat st;
+		struct thr t, *p;
+		unsigned long long run, wait;
+		long tid = strtol(de->d_name, NULL, 10);
+		int refresh;
+
+		if (tid <= 0)
+			continue;
+		p = ps_live_find_thr(l, pid, (pid_t)tid);
+		refresh = (tid + l->intervals) % 64 == 0 || l->full_scan;
+		if (p && !refresh && p->excluded && p->pexcl == pexcl) {
+			r = push_thr(l, p);
+			continue;
+		}
+		if (p && !refresh && !pexcl && p->ss_fd >= 0 &&
+		    !read_schedstat(p->ss_fd, NULL, &run, &wait)) {
+			t = *p;
+			t.run_ns = run;
+			t.wait_ns = wait;
+			t.state_now = 0;
+			p->ss_fd = -1; /* moved to the new table */
+			r = push_thr(l, &t);
+			continue;
+		}
+		ps_live_path(l, path, sizeof(path), "/proc/%d/task/%ld/stat", (int)pid, tid);
+		r = ps_live_read_file(path, buf, sizeof(buf));
+		if (r == -EMFILE || r == -ENFILE) {
+			r = p ? push_thr(l, p) : 0; /* no descriptor: kept as it was */
+			if (p)
+				p->ss_fd = -1;
+			continue;
+		}
+		if (r <= 0 || ps_live_parse_stat(buf, &st)) {
+			r = 0;
+			continue;
+		}
+		r = 0;
+		if (p && p->start != st.starttime)
+			p = NULL; /* a new thread with a reused TID */
+		memset(&t, 0, sizeof(t));
+		t.tid = (pid_t)tid;
+		t.tgid = pid;
+		t.ppid = st.ppid;
+		t.state = st.state;
+		t.state_now = 1;
+		t.start = st.starttime;
+		t.cpu = st.cpu;
+		t.ss_fd = -1;
+		if (ps_live_is_kthread(&st) || ps_live_is_rt(&st) || pexcl) {
+			t.excluded = 1;
+			t.pexcl = (char)pexcl;
+			t.checked = p && p->excluded && p->checked;
+			t.managed = 2; /* from now on left alone; the journal still
+					* puts back what we set before */
+			r = push_thr(l, &t);
+			continue;
+		}
+		if (p) {
+			t.util = p->util;
+			t.managed = p->managed == 2 && p->excluded ? 0 : p->managed;
+			t.ss_fd = p->ss_fd;
+			p->ss_fd = -1;
+		}
+		ps_live_path(l, path, sizeof(path), "/proc/%d/task/%ld/schedstat", (int)pid, tid);
+		/* a descriptor kept open while there are plenty left; else the
+		 * path each time */
+		if (t.ss_fd < 0 && l->nr_ss_fd < l->max_ss_fd) {
+			t.ss_fd = open(path, O_RDONLY | O_CLOEXEC);
+			l->nr_ss_fd += t.ss_fd >= 0;
+		}
+		r = read_schedstat(t.ss_fd, path, &t.run_ns, &t.wait_ns);
+		if (r == -EMFILE || r == -ENFILE || r == -ENOMEM) {
+			/* out of descriptors: the thread is still there and
+			 * still ours to track (and to restore): last figures */
+			t.run_ns = p ? p->run_ns : 0;
+			t.wait_ns = p ? p->wait_ns : 0;
+			r = 0;
+		} else if (r) {
+			if (t.ss_fd >= 0) {
+				close(t.ss_fd);
+				l->nr_ss_fd--;
+			}
+			r = 0;
+			continue;
+		}
+		r = push_thr(l, &t);
+	}
+	closedir(d);
+	for (int i = first; i < l->nthr_n; i++) {
+		l->nthr[i].pticks = ticks;
+		l->nthr[i].agg = 0;
+	}
+	return r;
+}
+
+int ps_live_members_cgroup(struct ps_live *l, int (*each)(struct ps_live *, pid_t))
+{
+	char path[768];
+	char *buf = malloc(1 << 20), *p, *nl;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s/cgroup.procs", l->cg_path);
+	if (ps_live_read_file(path, buf, 1 << 20) < 0)
+		buf[0] = '\0';
+	for (p = buf; *p && !r; p = nl) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl++ = '\0';
+		else
+			nl = p + strlen(p);
+		if (*p)
+			r = each(l, (pid_t)strtol(p, NULL, 10));
+	}
+	free(buf);
+	return r;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct proc_ent *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Every process (affinity backend: the child's descendants, or all). A
+ * process's parent (or, for the daemon, its cgroup) is read when it is new
+ * and every 16 intervals. */
+static int same_process(const struct ps_live *l, const struct proc_ent *e)
+{
+	const struct thr *t = ps_live_find_thr(l, e->pid, e->pid);
+	char buf[128];
+
+	if (t && t->ss_fd >= 0)
+		return pread(t->ss_fd, buf, sizeof(buf), 0) > 0;
+	return e->start && ps_live_starttime(l->cfg.root, e->pid) == e->start;
+}
+
+int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t))
+{
+	char path[512], buf[1024];
+	struct proc_ent *pe = NULL;
+	unsigned char *mark = NULL;
+	int n = 0, cap = 0, i, changed, r = 0;
+	struct dirent *de;
+	DIR *d;
+
+	ps_live_path(l, path, sizeof(path), "/proc");
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		struct ps_live_stat st;
+		struct proc_ent key, *old = NULL;
+		long pid = strtol(de->d_name, NULL, 10);
+
+		if (pid <= 0)
+			continue;
+		key.pid = (pid_t)pid;
+		if (l->nprocs && (pid + l->intervals) % 16 && !l->full_scan)
+			old = bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc);
+		/* a cached process we manage must still be the same one (a
+		 * reused PID is another's): its main thread's schedstat
+		 * descriptor still reads, or its start time is the same */
+		if (old && old->marked && !same_process(l, old))
+			old = NULL;
+		if (old) {
+			st.ppid = old->ppid;
+		} else if (!l->cfg.whole_system) {
+			ps_live_path(l, path, sizeof(path), "/proc/%ld/stat", pid);
+			if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 ||
+			    ps_live_parse_stat(buf, &st))
+				continue;
+		} else {
+			st.ppid = 0;
+			st.starttime = 0;
+		}
+		if (n == cap) {
+			struct proc_ent *np;
+
+			cap = cap ? cap * 2 : 1024;
+			np = realloc(pe, (size_t)cap * sizeof(*pe));
+			if (!np) {
+				r = -ENOMEM;
+				goto out;
+			}
+			pe = np;
+		}
+		pe[n].pid = (pid_t)pid;
+		pe[n].ppid = st.ppid;
+		pe[n].start = old ? old->start : st.starttime;
+		pe[n].marked = old ? old->marked : 0; /* last scan's, until below */
+		pe[n].excluded = old ? old->excluded : -1;
+		n++;
+	}
+	if (n)
+		qsort(pe, (size_t)n, sizeof(*pe), cmp_proc);
+	/* hidepid=invisible without the proc group: a daemon that sees a
+	 * handful of processes manages nothing and says so */
+	if (l->cfg.whole_system && !l->intervals && n < 16)
+		lg(l, "only %d processes visible in /proc (mounted with hidepid?): run "
+		   "with the proc group (SupplementaryGroups=proc) or as root", n);
+	mark = calloc((size_t)n + 1, 1);
+	if (!mark) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if (l->cfg.whole_system) {
+		for (i = 0; i < n; i++) {
+			/* a process's cgroup is read when it is new (and every 16
+			 * intervals), like its parent; one we manage, every
+			 * interval */
+			if (pe[i].excluded < 0 || pe[i].marked)
+				pe[i].excluded = (signed char)cgroup_excluded(l, pe[i].pid);
+			/* a process of ours that moved into an excluded cgroup
+			 * (a container): its masks back now, not at exit */
+			if (pe[i].marked && pe[i].excluded && l->be->release)
+				l->be->release(l, pe[i].pid);
+			mark[i] = pe[i].pid != l->self && !pe[i].excluded;
+		}
+	} else {
+		/* descendants of the child: parents sort before children almost
+		 * always, so this settles in one or two passes */
+		do {
+			changed = 0;
+			for (i = 0; i < n; i++) {
+				struct proc_ent key, *par;
+
+				if (mark[i])
+					continue;
+				key.pid = pe[i].ppid;
+				par = pe[i].pid == l->child ? NULL :
+				      bsearch(&key, pe, (size_t)n, sizeof(key), cmp_proc);
+				/* run is the subreaper of its command's tree: an
+				 * orphan (double fork) becomes our child */
+				if (pe[i].pid == l->child || (par && mark[par - pe]) ||
+				    (l->child && pe[i].ppid == l->self)) {
+					mark[i] = 1;
+					changed = 1;
+				}
+			}
+		} while (changed);
+	}
+	for (i = 0; i < n && !r; i++) {
+		pe[i].marked = mark[i];
+		if (mark[i])
+			r = each(l, pe[i].pid);
+	}
+out:
+	closedir(d);
+	free(l->procs);
+	l->procs = r ? NULL : pe;
+	l->nprocs = r ? 0 : n;
+	if (r)
+		free(pe);
+	free(mark);
+	return r;
+}
+
+static double read_uptime(const struct ps_live *l)
+{
+	char path[512], buf[128];
+
+	ps_live_path(l, path, sizeof(path), "/proc/uptime");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return strtod(buf, NULL);
+}
+
+/* Did any task wait for a CPU since the last call (PSI "some" total)?
+ * Without PSI: always yes, and the starved check reads stat. */
+static int cpu_pressure(struct ps_live *l)
+{
+	char path[768], buf[512], *p;
+	unsigned long long total;
+	int r;
+
+	if (l->backend == PS_BACKEND_CGROUP && l->cg_path[0])
+		ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s/cpu.pressure", l->cg_path);
+	else
+		ps_live_path(l, path, sizeof(path), "/proc/pressure/cpu");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return 1;
+	p = strstr(buf, "some");
+	p = p ? strstr(p, "total=") : NULL;
+	if (!p)
+		return 1;
+	total = strtoull(p + 6, NULL, 10);
+	r = total != l->psi_prev;
+	l->psi_prev = total;
+	return r;
+}
+
+static int runnable_now(const struct ps_live *l, struct thr *t)
+{
+	char path[512], buf[1024];
+	struct ps_live_stat st;
+
+	ps_live_path(l, path, sizeof(path), "/proc/%d/task/%d/stat", (int)t->tgid, (int)t->tid);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
+		return 0;
+	t->state = st.state;
+	t->state_now = 1;
+	t->cpu = st.cpu;
+	return st.state == 'R';
+}
+
+/* How full the allowed set was over the last interval: /proc/stat's busy
+ * time of its PUs (every task, tick-sampled; ps_live_account_energy() ran
+ * before the scan) or the managed threads' own run time (schedstat, exact),
+ * whichever says fuller. */
+static double set_saturation(struct ps_live *l)
+{
+	unsigned char *in = l->scratch;
+	int i, n = l->topo->nr_pus < PS_LIVE_MAX_CPUS ? l->topo->nr_pus : PS_LIVE_MAX_CPUS;
+
+	for (i = 0; i < n; i++) {
+		int os = l->topo->pus[i].os_index;
+
+		in[i] = os >= 0 && os < PS_LIVE_MAX_CPUS && l->allowed_os[os];
+	}
+	return ps_demand_saturation(l->started ? l->pu_busy : NULL, in, n, l->run_cpus);
+}
+
+static int proc_scan(struct ps_live *l, double dt)
+{
+	double uptime;
+	int psi;
+	long hz = sysconf(_SC_CLK_TCK);
+	int r, i, j;
+
+	l->nthr_n = 0;
+	l->scan_dt = dt;
+	r = l->be->members(l, scan_process);
+	if (r)
+		return r;
+	/* members come in PID order mostly, threads in TID order: sort only
+	 * when needed */
+	for (i = 1; i < l->nthr_n; i++)
+		if (cmp_thr(&l->nthr[i - 1], &l->nthr[i]) > 0)
+			break;
+	if (i < l->nthr_n)
+		qsort(l->nthr, (size_t)l->nthr_n, sizeof(*l->nthr), cmp_thr);
+	uptime = read_uptime(l);
+	if (hz <= 0)
+		hz = 100;
+	psi = cpu_pressure(l);
+	l->psi_now = psi;
+	/* first pass: deltas against the previous table, and the managed
+	 * threads' run and wait over the interval (how full the set is) */
+	l->run_cpus = l->wait_cpus = 0;
+	for (i = 0, j = 0; i < l->nthr_n; i++) {
+		struct thr *t = &l->nthr[i];
+		int counts = t->managed != 2 && !t->excluded;
+
+		while (j < l->thr_n && ps_live_thr_before(l->thr[j].tgid, l->thr[j].tid, t->tgid, t->tid))
+			j++;
+		t->dr = t->dw = 0;
+		t->rz_prev = 0;
+		t->seen = j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
+			  l->thr[j].start == t->start;
+		if (!t->seen) {
+			/* new: its run so far counts towards how full the set is */
+			double age = uptime - (double)t->start / (double)hz;
+
+			t->read_iv = l->intervals;
+			l->threads_seen++;
+			if (counts)
+				l->run_cpus += (double)t->run_ns / 1e9 / (age > dt ? age : dt);
+			continue;
+		}
+		if (t->agg) {
+			/* not read: its process's aggregate stands for it, and
+			 * the process's utime + stime for its run */
+			t->seen = 2;
+			t->util = ps_demand_update(l->thr[j].util, 0, 0, dt, PS_DEMAND_WAIT_WEIGHT);
+			if (t->aggu > t->util)
+				t->util = t->aggu;
+			t->r_zero = 0;
+			if (counts && t->tid == t->tgid)
+				l->run_cpus += t->aggu;
+			continue;
+		}
+		t->dr = t->run_ns >= l->thr[j].run_ns ? t->run_ns - l->thr[j].run_ns : 0;
+		t->dw = t->wait_ns >= l->thr[j].wait_ns ? t->wait_ns - l->thr[j].wait_ns : 0;
+		if (l->thr[j].agg) {
+			/* read again after aggregated intervals: its deltas span
+			 * all of them */
+			int span = l->intervals - l->thr[j].read_iv;
+			double w = dt * (span > 1 ? span : 1);
+
+			t->seen = 2;
+			t->util = ps_demand_update(l->thr[j].util, t->dr, t->dw, w,
+						   PS_DEMAND_WAIT_WEIGHT);
+			t->r_zero = 0;
+			t->read_iv = l->intervals;
+			if (counts) {
+				l->run_cpus += (double)t->dr / (w * 1e9);
+				l->wait_cpus += (double)t->dw / (w * 1e9);
+			}
+			continue;
+		}
+		t->util = l->thr[j].util;
+		t->rz_prev = l->thr[j].r_zero;
+		t->read_iv = l->intervals;
+		if (counts) {
+			l->run_cpus += (double)t->dr / (dt * 1e9);
+			l->wait_cpus += (double)t->dw / (dt * 1e9);
+		}
+	}
+	l->sat = set_saturation(l);
+	/* second pass: utilization, run + wait in full (PS_DEMAND_WAIT_WEIGHT);
+	 * the set's fullness gates the "tasks queue" rule only */
+	for (i = 0; i < l->nthr_n; i++) {
+		struct thr *t = &l->nthr[i];
+
+		if (t->seen == 1) {
+			t->util = ps_demand_update(t->util, t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
+			/* runnable and not one ns of CPU over two samples in a row
+			 * on a full set: starved (its wait shows only when it
+			 * runs), a full PU of demand. One sample is not enough:
+			 * a thread that woke just before it looks the same. */
+			t->r_zero = !t->dr && !t->dw && ps_demand_take_runnable(l->sat, psi) &&
+				    !t->excluded && runnable_now(l, t);
+			if (t->r_zero && t->rz_prev)
+				t->util = 1;
+		} else if (!t->seen) {
+			/* first sight: its whole life so far, (run + wait) / age */
+			double age = uptime - (double)t->start / (double)hz;
+
+			t->util = age > 0.01 ? ps_demand_update(0, t->run_ns, t->wait_ns, age,
+								PS_DEMAND_WAIT_WEIGHT) : 0;
+		}
+	}
+	/* threads gone: their schedstat descriptors were not carried over */
+	for (j = 0; j < l->thr_n; j++)
+		if (l->thr[j].ss_fd >= 0) {
+			close(l->thr[j].ss_fd);
+			l->nr_ss_fd--;
+		}
+	/* swap tables */
+	{
+		struct thr *tp = l->thr;
+		int cap = l->thr_cap;
+
+		l->thr = l->nthr;
+		l->thr_cap = l->nthr_cap;
+		l->thr_n = l->nthr_n;
+		l->nthr = tp;
+		l->nthr_cap = cap;
+		l->nthr_n = 0;
+	}
+	return 0;
+}
+
+const struct ps_live_source_ops ps_live_source_proc = {
+	.name = "proc",
+	.scan = proc_scan,
+	.runnable = runnable_now,
+};

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: the status file, state.PID.json, rewritten every interval
+ *
+ * Written to a temporary file and renamed, so a reader never sees half.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "live_int.h"
+
+void ps_live_write_state(struct ps_live *l)
+{
+	char tmp[600], list[8192];
+	double pkg_load[256] = { 0 };
+	int k, i, np = 0, fd;
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", l->state_path);
+	/* a fresh file, never one that is there already (nor a symlink) */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	for (i = 0; i < l->topo->nr_pus; i++)
+		if (l->topo->pus[i].package + 1 > np)
+			np = l->topo->pus[i].package + 1;
+	if (np > 256)
+		np = 256;
+	for (i = 0; i < l->thr_n; i++) {
+		/* ours: 1 or 3 (affinity) or 0 (in our cgroup); 2 is left alone */
+		int p = l->thr[i].managed != 2 && l->thr[i].cpu >= 0 &&
+			l->thr[i].cpu < PS_LIVE_MAX_CPUS ?
+			l->pu_of_cpu[l->thr[i].cpu] : -1;
+
+		if (p >= 0 && l->topo->pus[p].package >= 0 && l->topo->pus[p].package < np)
+			pkg_load[l->topo->pus[p].package] += l->thr[i].util;
+	}
+	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,\"policy\":\"%s\",\"requested\":\"%s\","
+		"\"why\":\"%s\",\"backend\":\"%s\",\"interval_s\":%.3f,",
+		l->cfg.name, (int)l->self, ps_policy_name(l->resolved),
+		ps_policy_name(l->cfg.policy), l->why,
+		l->be->name, l->cfg.interval_s);
+	ps_cpulist_format(l->allowed_os, PS_LIVE_MAX_CPUS, list, sizeof(list));
+	fprintf(f, "\"allowed\":\"%s\",\"online\":\"%s\",\"threads\":%d,\"demand\":%.3f,"
+		"\"mask_changes\":%d,\"intervals\":%d,\"energy_j\":%.3f,\"energy\":\"%s\","
+		"\"load_per_package\":[",
+		list, l->online_str, l->thr_n, l->last_demand, l->mask_changes, l->intervals,
+		l->energy_j, l->have_rapl ? "measured (RAPL)" : "modeled from /proc/stat");
+	for (k = 0; k < np; k++)
+		fprintf(f, "%s%.3f", k ? "," : "", pkg_load[k]);
+	fprintf(f, "],\"recent\":[");
+	for (k = 0; k < l->nrecent; k++) {
+		const struct recent *r = &l->recent[k];
+
+		fprintf(f, "%s{\"t_s\":%.3f,\"tasks\":%d,\"demand\":%.3f,\"nr_allowed\":%d,"
+			"\"allowed\":\"%s\"}", k ? "," : "", r->t_s, r->nr_tasks, r->demand,
+			r->nr_allowed, r->allowed);
+	}
+	fprintf(f, "]}\n");
+	if (fclose(f) == 0)
+		rename(tmp, l->state_path);
+}

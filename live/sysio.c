@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: small I/O helpers of the live side: files, masks, the log, paths
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "live_int.h"
+
+void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	if (!log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log(arg, msg);
+}
+
+int ps_live_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
+	size_t n = strlen(text);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, n) != (ssize_t)n)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+int ps_live_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+unsigned long long ps_live_starttime(const char *root, long long tid)
+{
+	char path[256], buf[1024];
+	struct ps_live_stat st;
+
+	snprintf(path, sizeof(path), "%s/proc/%lld/stat", root, tid);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 ||
+	    ps_live_parse_stat(buf, &st))
+		return 0;
+	return st.starttime;
+}
+
+/* sched_setaffinity (set) or sched_getaffinity (get) between a byte map and
+ * a kernel CPU set of nbits. */
+static int mask_io(pid_t tid, unsigned char *bits, int nbits, int set_it)
+{
+	cpu_set_t *set;
+	size_t sz;
+	int i, r = 0;
+
+	set = CPU_ALLOC((size_t)nbits);
+	if (!set)
+		return -ENOMEM;
+	sz = CPU_ALLOC_SIZE((size_t)nbits);
+	CPU_ZERO_S(sz, set);
+	if (set_it) {
+		for (i = 0; i < nbits; i++)
+			if (bits[i])
+				CPU_SET_S((size_t)i, sz, set);
+		if (sched_setaffinity(tid, sz, set))
+			r = -errno;
+	} else {
+		if (sched_getaffinity(tid, sz, set))
+			r = -errno;
+		for (i = 0; i < nbits; i++)
+			bits[i] = !r && CPU_ISSET_S((size_t)i, sz, set);
+	}
+	CPU_FREE(set);
+	return r;
+}
+
+int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits)
+{
+	return mask_io(tid, (unsigned char *)bits, nbits, 1);
+}
+
+int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits)
+{
+	return mask_io(tid, bits, nbits, 0);
+}
+
+
+void ps_live_path(const struct ps_live *l, char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	n = (size_t)snprintf(buf, len, "%s", strcmp(l->cfg.root, "/") ? l->cfg.root : "");
+	if (n >= len)
+		n = len - 1;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+struct aff_snap {
+	pid_t tid;
+	cpu_set_t *set;
+};
+
+/*
+ * Write text to file (a cgroup.subtree_control) with every task's affinity
+ * recorded before and put back after where it changed: before Linux 6.2
+ * (commit da019032819a) enabling or disabling the cpuset controller resets
+ * the affinity of the tasks in the cgroups below to their cpuset's CPUs, so
+ * a user's taskset would be lost.
+ */
+int ps_live_guarded_write(const char *root, const char *file, const char *text,
+			  void (*log)(void *, const char *), void *arg)
+{
+	char path[1100];
+	struct aff_snap *s = NULL;
+	size_t sz = CPU_ALLOC_SIZE(PS_LIVE_MAX_CPUS);
+	int n = 0, cap = 0, r, fixed = 0, i;
+	struct dirent *pd, *td;
+	cpu_set_t *now;
+	DIR *d, *t;
+
+	snprintf(path, sizeof(path), "%s/proc", strcmp(root, "/") ? root : "");
+	d = opendir(path);
+	while (d && (pd = readdir(d))) {
+		long pid = strtol(pd->d_name, NULL, 10);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/proc/%ld/task", strcmp(root, "/") ? root : "",
+			 pid);
+		t = opendir(path);
+		while (t && (td = readdir(t))) {
+			long tid = strtol(td->d_name, NULL, 10);
+
+			if (tid <= 0)
+				continue;
+			if (n == cap) {
+				struct aff_snap *ns = realloc(s, sizeof(*s) * (size_t)(cap ? cap * 2 : 1024));
+
+				if (!ns)
+					break;
+				s = ns;
+				cap = cap ? cap * 2 : 1024;
+			}
+			s[n].set = CPU_ALLOC(PS_LIVE_MAX_CPUS);
+			if (!s[n].set)
+				break;
+			s[n].tid = (pid_t)tid;
+			if (sched_getaffinity((pid_t)tid, sz, s[n].set)) {
+				CPU_FREE(s[n].set);
+				continue;
+			}
+			n++;
+		}
+		if (t)
+			closedir(t);
+	}
+	if (d)
+		closedir(d);
+	r = ps_live_write_file(file, text);
+	now = CPU_ALLOC(PS_LIVE_MAX_CPUS);
+	for (i = 0; i < n; i++) {
+		if (now && !sched_getaffinity(s[i].tid, sz, now) &&
+		    !CPU_EQUAL_S(sz, now, s[i].set) && !sched_setaffinity(s[i].tid, sz, s[i].set))
+			fixed++;
+		CPU_FREE(s[i].set);
+	}
+	if (now)
+		CPU_FREE(now);
+	free(s);
+	if (fixed)
+		ps_live_logf(log, arg, "'%s' in %s reset the affinity of %d task(s) (a kernel "
+			     "before 6.2): each put back as it was", text, file, fixed);
+	return r;
+}

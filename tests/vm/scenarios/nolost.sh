@@ -1,0 +1,113 @@
+# Issue 14 and issue 9 item 3 in the guest (cgroup v2, Debian's 6.1):
+# a taskset in another cgroup survives cpuset being enabled at the root
+# (before 6.2 that resets it); a user's taskset during a run survives its
+# end, SIGTERM and SIGKILL + restart; the daemon never confines PID 1 and
+# widens an excluded process that inherited our set; containers are left
+# alone and a process moved into one gets its mask back; two runs at once
+# do not undo each other's cpuset. Each check failed on the code before.
+. /scenarios/guest-lib.sh
+mask() { grep Cpus_allowed_list "/proc/$1/status" 2>/dev/null | awk '{ print $2 }'; }
+in_cg() { cg=$1; shift; sh -c "echo \$\$ >/sys/fs/cgroup$cg/cgroup.procs && exec $*" & }
+mkdir -p /etc/powersched
+# wait_file FILE: until it is not empty, at most 30 s
+wait_file() { n=0; while [ ! -s "$1" ] && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done; }
+
+# 1. cpuset off at the root; a taskset -c 5 process in another cgroup
+sub0=$(cat /sys/fs/cgroup/cgroup.subtree_control)
+mkdir -p /sys/fs/cgroup/other
+in_cg /other taskset -c 5 yes '>/dev/null'
+yp=$!
+sleep 1
+powersched run -p power -i 500ms -- sh -c "sleep 3; grep Cpus_allowed_list /proc/$yp/status >/tmp/during" 2>/tmp/c.log
+during=$(awk '{ print $2 }' /tmp/during); after=$(mask $yp)
+grep -v "t=" /tmp/c.log | head -n 4 | sed 's/^/PSVM nolost log: /'
+echo "PSVM nolost cpuset: subtree before [$sub0] after [$(cat /sys/fs/cgroup/cgroup.subtree_control)]; taskset -c 5 yes in /other: during $during, after $after"
+[ "$during" = 5 ] && [ "$after" = 5 ]; check cpuset-6.1-taskset-kept $? "during $during, after $after"
+kill $yp
+
+# 2. a user's taskset during a run (affinity backend) survives the end,
+# SIGTERM, and SIGKILL + restart
+powersched run -b affinity -p power -i 500ms -- sh -c 'sleep 60 & echo $! >/tmp/s1; sleep 4' 2>/tmp/u1.log &
+rp=$!
+wait_file /tmp/s1
+sleep 2; s1=$(cat /tmp/s1); taskset -pc 7 $s1 >/dev/null
+wait $rp
+m1=$(mask $s1)
+powersched run -b affinity -p power -i 500ms -- sh -c 'sleep 60 & echo $! >/tmp/s2; wait' 2>/tmp/u2.log &
+rp=$!
+wait_file /tmp/s2
+sleep 2; s2=$(cat /tmp/s2); taskset -pc 6 $s2 >/dev/null
+sleep 1; kill -TERM $rp; wait $rp
+m2=$(mask $s2)
+powersched run -b affinity -p power -i 500ms -- sh -c 'sleep 60 & echo $! >/tmp/s3; wait' 2>/tmp/u3.log &
+rp=$!
+wait_file /tmp/s3
+sleep 2; s3=$(cat /tmp/s3); taskset -pc 5 $s3 >/dev/null
+sleep 1; kill -KILL $rp; sleep 1
+powersched run -p performance -- true 2>/tmp/u4.log
+m3=$(mask $s3)
+grep -hv "t=" /tmp/u1.log /tmp/u2.log /tmp/u4.log | head -n 6 | sed 's/^/PSVM nolost log: /'
+echo "PSVM nolost user taskset: at the end $m1 (set 7), SIGTERM $m2 (set 6), SIGKILL + restart $m3 (set 5)"
+[ "$m1" = 7 ]; check user-taskset-kept-at-end $? "$m1"
+[ "$m2" = 6 ]; check user-taskset-kept-sigterm $? "$m2"
+[ "$m3" = 5 ]; check user-taskset-kept-sigkill-restart $? "$m3"
+killall sleep 2>/dev/null
+
+# 3. the daemon: PID 1 never confined; an excluded command (md5sum) that
+# inherits our set from a shell we confined is widened; a container's
+# process is left alone; one moved into a container gets its mask back
+printf 'policy power\ninterval 500ms\nexclude-comm md5sum probe\n' >/etc/powersched/daemon.conf
+mkdir -p /sys/fs/cgroup/machine.slice/vm1 /sys/fs/cgroup/docker-abc
+sh -c 'sleep 4; exec md5sum /dev/zero' &
+mp=$!
+in_cg /machine.slice/vm1 sha1sum /dev/zero
+cp_=$!
+sha256sum /dev/zero &
+mv_=$!
+powersched daemon --foreground 2>/tmp/d.log &
+dp=$!
+sleep 3
+p1=$(mask 1); mvd=$(mask $mv_)
+echo $mv_ >/sys/fs/cgroup/docker-abc/cgroup.procs
+sleep 1.2
+mva=$(mask $mv_)
+sleep 2
+md=$(mask $mp); ct=$(mask $cp_)
+kill -TERM $dp; wait $dp
+grep -E "widened|no longer ours" /tmp/d.log | head -n 3 | sed 's/^/PSVM nolost log: /'
+echo "PSVM nolost daemon: PID 1 $p1; md5sum (excluded, inherited) $md; container $ct; mover before $mvd, 1.2 s after moving $mva"
+[ "$p1" = 0-31 ]; check daemon-pid1-untouched $? "$p1"
+[ "$md" = 0-31 ]; check daemon-excluded-widened $? "$md"
+[ "$ct" = 0-31 ]; check daemon-container-untouched $? "$ct"
+[ "$mvd" != 0-31 ] && [ "$mva" = 0-31 ]; check daemon-moved-into-container $? "before $mvd, after $mva"
+kill $mp $cp_ $mv_ 2>/dev/null
+
+# 5 (finding 8). the caller's cgroup limits hold for the command: a caller
+# in a cgroup with pids.max 10 starts at most 10 sleeps under run
+mkdir -p /sys/fs/cgroup/lim
+echo +pids >/sys/fs/cgroup/cgroup.subtree_control
+echo 10 >/sys/fs/cgroup/lim/pids.max
+sh -c 'echo $$ >/sys/fs/cgroup/lim/cgroup.procs; exec powersched run -p power -i 500ms -- sh -c "for i in \$(seq 30); do sleep 9.5 & done 2>/dev/null; sleep 2"' >/dev/null 2>/tmp/l.log
+n=$(ps | grep -c '[s]leep 9.5')
+grep 'copied from' /tmp/l.log | head -n 2 | sed 's/^/PSVM nolost log: /'
+echo "PSVM nolost limits: 30 sleeps asked for in a cgroup of pids.max 10 under run: $n started"
+[ "$n" -le 10 ]; check run-keeps-caller-limits $? "$n of 30"
+killall sleep 2>/dev/null
+echo -pids >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+
+# 4. two runs at once (cgroup backend): the first to end leaves cpuset on
+# for the second, whose workers stay confined; the last puts it back
+powersched run -p power -i 500ms -- stress-ng --cpu 2 --cpu-method int64 --timeout 6 >/dev/null 2>/tmp/r1.log &
+r1=$!
+sleep 1
+powersched run -p power -i 500ms -- stress-ng --cpu 3 --cpu-method int64 --timeout 14 >/dev/null 2>/tmp/r2.log &
+r2=$!
+wait $r1
+sleep 2
+w=$(probe masks stress-ng-cpu | tr '\n' ' ')
+wait $r2
+sub1=$(cat /sys/fs/cgroup/cgroup.subtree_control)
+echo "PSVM nolost two runs: after the first ended, the second's workers: $w; subtree at the end [$sub1] (before [$sub0])"
+case "$w" in "3 0-31 "|"") r=1 ;; 3\ *) r=0 ;; *) r=1 ;; esac
+check two-runs-cpuset-kept $r "$w"
+[ "$sub1" = "$sub0" ]; check two-runs-cpuset-restored $? "[$sub1]"
