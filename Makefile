@@ -5,7 +5,7 @@
 
 B ?= build
 CC ?= cc
-PKGS := hwloc
+PKGS := hwloc libsystemd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 # cairo is for the executable's pictures only; the library does not use it
@@ -21,7 +21,7 @@ ifeq ($(SAN),1)
 OPT := -O1 -g $(SAN_FLAGS)
 LDSAN := $(SAN_FLAGS)
 endif
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -lm $(LDLIBS)
 
 LIB_SRC := $(wildcard lib/*.c sim/*.c live/*.c)
@@ -37,7 +37,8 @@ FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(B)/fuzz/%)
 FUZZ_SECONDS ?= 15
 
-.PHONY: all unit unit-asan check cli-test vm-test demo bench fuzz fuzz-smoke clean format
+.PHONY: all unit unit-asan check cli-test vm-test demo bench fuzz fuzz-smoke clean format \
+	install uninstall deb pkg-test vm-systemd
 all: $(B)/powersched
 
 $(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h live/*.h cli/*.h)
@@ -64,7 +65,7 @@ $(B)/libpowersched.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(B)/powersched: $(CLI_OBJ) $(B)/libpowersched.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(JSONC_LIBS) $(LDLIBS_ALL)
+	$(CC) $(LDSAN) $(LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libpowersched.a $(CAIRO_LIBS) $(JSONC_LIBS) $(LDLIBS_ALL)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/helpers.h $(B)/libpowersched.a
 	@mkdir -p $(dir $@)
@@ -91,6 +92,7 @@ cli-test: $(B)/powersched
 	sh tests/cli/live.sh $(B)/powersched
 	sh tests/cli/user.sh $(B)/powersched
 	bash tests/cli/completion.sh $(B)/powersched
+	sh tests/cli/metrics.sh $(B)/powersched
 
 # the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology
 vm-test: $(B)/powersched
@@ -126,10 +128,58 @@ check:
 	$(MAKE) unit
 	$(MAKE) unit-asan
 	$(MAKE) cli-test
+	$(MAKE) pkg-test
 	$(MAKE) fuzz-smoke
 	$(MAKE) vm-test
+	$(MAKE) vm-systemd
 	$(MAKE) bench
 	@echo "check: all tests passed"
+
+# Installation: PREFIX for where it runs, DESTDIR for a staging root
+# (packaging). The unit's ExecStart names $(BINDIR); the daemon config goes
+# to /etc/powersched (where the daemon reads it), never over an existing one.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+DOCDIR ?= $(PREFIX)/share/doc/powersched
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+install: $(B)/powersched
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/powersched $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0755 $(B)/powersched $(DESTDIR)$(BINDIR)/powersched
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 dist/bash-completion/powersched $(DESTDIR)$(BASHCOMPDIR)/powersched
+	sed 's|@BINDIR@|$(BINDIR)|g' dist/powersched.service \
+		>$(DESTDIR)$(UNITDIR)/powersched.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/powersched.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/powersched/daemon.conf ] || \
+		install -m 0644 dist/daemon.conf $(DESTDIR)$(SYSCONFDIR)/powersched/daemon.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/powersched $(DESTDIR)$(UNITDIR)/powersched.service \
+		$(DESTDIR)$(BASHCOMPDIR)/powersched
+	for m in man/*.[158]; do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+
+# The Debian package (debian/), built out of tree in $(B)/deb so the
+# working tree stays clean: $(B)/deb/powersched_VERSION_ARCH.deb
+deb: $(B)/deb/stamp
+$(B)/deb/stamp: $(B)/powersched $(wildcard debian/* debian/source/* dist/* man/*)
+	sh tools/build-deb.sh $(B)/deb
+	touch $@
+
+# the package under real systemd in a Debian 12 guest (tests/vm/systemd.sh)
+vm-systemd: $(B)/deb/stamp
+	sh tests/vm/systemd.sh $$(ls $(B)/deb/powersched_*.deb) $(B)/vm-systemd
+
+# make install into a staging root, then the .deb and lintian on it
+pkg-test: $(B)/powersched
+	sh tests/pkg/install.sh $(B)/powersched $(B)
+	touch $(B)/deb/stamp
 
 demo: $(B)/powersched
 	sh tools/demo.sh $(B)/powersched

@@ -55,10 +55,23 @@ int ps_cmd_daemon(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);
 int ps_cmd_calibrate(int argc, char **argv);
 
-struct ps_sim_result;
-/* Per-PU occupancy heatmap over power; .png or .svg by the name. */
-int ps_plot_sim(const char *path, const struct ps_topo *t,
-		const struct ps_sim_result *r, const char *policy,
-		const char *workload);
+/* One run in a picture: per-PU busy fraction (and allowed set) over time
+ * in equal bins, and power. */
+struct ps_plot_run {
+	const char *name;          /* "power", "legacy:mc=0,smt=1", "run" */
+	const char *note;          /* after the name, or NULL */
+	int bins;
+	double dur_s;              /* the bins cover 0 .. dur_s */
+	const double *busy;        /* bins x nr_pus, 0..1 */
+	const double *allowed;     /* bins x nr_pus, fraction allowed, or NULL */
+	const double *power_w;     /* bins */
+	const double *oracle_w;    /* bins, or NULL */
+	double mean_w, oracle_mean_w;
+};
+
+/* One panel per run on one time axis, power overlaid; .png or .svg by the
+ * name. 0 or -1. */
+int ps_plot_runs(const char *path, const struct ps_topo *t, const struct ps_plot_run *runs,
+		 int n, const char *title);
 
 #endif

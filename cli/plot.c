@@ -1,161 +1,433 @@
 // SPDX-License-Identifier: MIT
 /*
- * DOC: pictures of a simulation (cairo)
+ * DOC: pictures (cairo)
  *
- * Top: per-PU occupancy over time as a heatmap, one row per PU, rows grouped
- * by package (a gap between packages) and core (siblings adjacent). Bottom:
- * modeled power over time, with the oracle's power dashed.
+ * One heatmap panel per run (a policy of a simulation, or what a live run
+ * measured), all on one time axis in seconds: one row per PU, rows grouped
+ * by package (a gap and a "package N" label) and core (siblings adjacent,
+ * "core N" beside them), white (idle) to dark red (busy), grey hatching
+ * where a PU was outside the allowed set. Under them, the power of every
+ * run overlaid in one chart with watts on its axis (and the oracle's,
+ * dashed, for a single simulated run), and a colour legend.
  */
 #include <cairo.h>
 #include <cairo-svg.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
 #include "ps/sim.h"
 
-#define W 1100.0
-#define LEFT 80.0
-#define RIGHT 20.0
-#define TOP 40.0
-#define HEAT_H 420.0
-#define GAP 40.0
-#define POW_H 180.0
-#define BOTTOM 40.0
+#define W 1200.0
+#define LEFT 118.0
+#define RIGHT 24.0
+#define TITLE_H 34.0
+#define PANEL_HEAD 22.0
+#define PANEL_GAP 14.0
+#define PKG_GAP 6.0
+#define AXIS_H 34.0
+#define POW_H 200.0
+#define LEGEND_H 58.0
+#define BOTTOM 12.0
 
-static void draw(cairo_t *cr, const struct ps_topo *t,
-		 const struct ps_sim_result *r, const char *policy,
-		 const char *workload)
+/* distinct line colours for the power curves (Okabe-Ito palette) */
+static const double line_rgb[][3] = {
+	{ 0.00, 0.45, 0.70 }, { 0.90, 0.60, 0.00 }, { 0.00, 0.62, 0.45 },
+	{ 0.80, 0.40, 0.70 }, { 0.34, 0.71, 0.91 }, { 0.84, 0.37, 0.00 },
+	{ 0.00, 0.00, 0.00 }, { 0.94, 0.89, 0.26 },
+};
+#define NR_LINE (int)(sizeof(line_rgb) / sizeof(line_rgb[0]))
+
+/* a tick step of 1, 2 or 5 x 10^k giving about n ticks over span */
+static double nice_step(double span, int n)
 {
-	int npk = 0, p, b, prev = -2;
-	double rowh, y, pw = W - LEFT - RIGHT, maxw = 0, bw;
-	char buf[256];
+	double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
+
+	if (span <= 0)
+		return 1;
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+static void fmt_num(char *buf, size_t len, double v, double step)
+{
+	int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+
+	snprintf(buf, len, "%.*f", dec, v);
+}
+
+static void text(cairo_t *cr, double x, double y, const char *s, double size,
+		 int align) /* align: 0 left, 1 right, 2 centre */
+{
+	cairo_text_extents_t e;
+
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &e);
+	if (align == 1)
+		x -= e.x_advance;
+	else if (align == 2)
+		x -= e.x_advance / 2;
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, s);
+}
+
+static void busy_rgb(double v, double *r, double *g, double *b)
+{
+	if (v < 0)
+		v = 0;
+	if (v > 1)
+		v = 1;
+	*r = 1 - 0.45 * v;
+	*g = 1 - 0.95 * v;
+	*b = 1 - 0.92 * v;
+}
+
+static int nr_packages(const struct ps_topo *t)
+{
+	int p, n = 0, prev = -2;
 
 	for (p = 0; p < t->nr_pus; p++)
 		if (t->pus[p].package != prev) {
-			npk++;
+			n++;
 			prev = t->pus[p].package;
 		}
-	rowh = (HEAT_H - 6.0 * (npk - 1)) / t->nr_pus;
-	bw = pw / r->bins;
+	return n;
+}
 
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
-			       CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, 14);
-	snprintf(buf, sizeof(buf), "powersched sim: %s, policy %s, %s — PU occupancy",
-		 t->desc, policy, workload);
-	cairo_move_to(cr, LEFT, 24);
-	cairo_show_text(cr, buf);
-	cairo_set_font_size(cr, 11);
+static double rows_h(const struct ps_topo *t)
+{
+	double row = floor(224.0 / t->nr_pus);
 
-	y = TOP;
-	prev = -2;
-	for (p = 0; p < t->nr_pus; p++) {
-		if (t->pus[p].package != prev) {
-			if (prev != -2)
-				y += 6;
-			prev = t->pus[p].package;
-			cairo_set_source_rgb(cr, 0, 0, 0);
-			snprintf(buf, sizeof(buf), "package %d", prev);
-			cairo_move_to(cr, 4, y + 10);
-			cairo_show_text(cr, buf);
-		}
-		for (b = 0; b < r->bins; b++) {
-			double v = r->bin_busy[(size_t)b * t->nr_pus + p];
+	if (row > 16)
+		row = 16;
+	if (row < 1)
+		row = 1;
 
-			if (v > 1)
-				v = 1;
-			/* white (idle) to dark red (busy) */
-			cairo_set_source_rgb(cr, 1 - 0.3 * v, 1 - 0.95 * v, 1 - 0.95 * v);
-			cairo_rectangle(cr, LEFT + b * bw, y, bw + 0.5, rowh);
-			cairo_fill(cr);
-		}
-		y += rowh;
-	}
-	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-	cairo_set_line_width(cr, 1);
-	cairo_rectangle(cr, LEFT, TOP, pw, y - TOP);
-	cairo_stroke(cr);
+	return row * t->nr_pus + PKG_GAP * (nr_packages(t) - 1);
+}
 
-	/* power */
-	y += GAP;
-	for (b = 0; b < r->bins; b++) {
-		if (r->bin_power_w[b] > maxw)
-			maxw = r->bin_power_w[b];
-		if (r->bin_oracle_w[b] > maxw)
-			maxw = r->bin_oracle_w[b];
-	}
-	if (maxw <= 0)
-		maxw = 1;
-	maxw *= 1.1;
-	cairo_rectangle(cr, LEFT, y, pw, POW_H);
-	cairo_stroke(cr);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	snprintf(buf, sizeof(buf), "%.0f W", maxw);
-	cairo_move_to(cr, 4, y + 10);
-	cairo_show_text(cr, buf);
-	cairo_move_to(cr, 4, y + POW_H);
-	cairo_show_text(cr, "0 W");
-	snprintf(buf, sizeof(buf), "power (solid), oracle (dashed); mean %.1f W, "
-		 "oracle %.1f W; time runs left to right over the whole run",
-		 r->power_w, r->oracle_power_w);
-	cairo_move_to(cr, LEFT, y + POW_H + 18);
-	cairo_show_text(cr, buf);
-	cairo_set_source_rgb(cr, 0.1, 0.2, 0.7);
-	cairo_set_line_width(cr, 1.5);
-	for (b = 0; b < r->bins; b++) {
-		double x = LEFT + (b + 0.5) * bw;
-		double yy = y + POW_H * (1 - r->bin_power_w[b] / maxw);
+/* vertical grid lines and, when labels, tick labels under y */
+static void time_axis(cairo_t *cr, double y0, double y1, double dur, int labels)
+{
+	double pw = W - LEFT - RIGHT, step = nice_step(dur, 10), s;
+	char buf[32];
 
-		if (b)
-			cairo_line_to(cr, x, yy);
-		else
-			cairo_move_to(cr, x, yy);
-	}
-	cairo_stroke(cr);
-	{
-		const double dash[] = { 5, 4 };
+	for (s = 0; s <= dur * (1 + 1e-9); s += step) {
+		double x = LEFT + pw * s / dur;
 
-		cairo_set_dash(cr, dash, 2, 0);
-		cairo_set_source_rgb(cr, 0.1, 0.6, 0.2);
-		for (b = 0; b < r->bins; b++) {
-			double x = LEFT + (b + 0.5) * bw;
-			double yy = y + POW_H * (1 - r->bin_oracle_w[b] / maxw);
-
-			if (b)
-				cairo_line_to(cr, x, yy);
-			else
-				cairo_move_to(cr, x, yy);
-		}
+		cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.25);
+		cairo_set_line_width(cr, 0.6);
+		cairo_move_to(cr, x, y0);
+		cairo_line_to(cr, x, y1);
 		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
+		if (labels) {
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			cairo_set_line_width(cr, 1);
+			cairo_move_to(cr, x, y1);
+			cairo_line_to(cr, x, y1 + 4);
+			cairo_stroke(cr);
+			fmt_num(buf, sizeof(buf), s, step);
+			text(cr, x, y1 + 15, buf, 10, 2);
+		}
+	}
+	if (labels) {
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text(cr, LEFT + pw / 2, y1 + 29, "time (s)", 11, 2);
 	}
 }
 
-int ps_plot_sim(const char *path, const struct ps_topo *t,
-		const struct ps_sim_result *r, const char *policy,
-		const char *workload)
+/* mean busy PUs of a package over the run */
+static double pkg_busy(const struct ps_topo *t, const struct ps_plot_run *run, int pkg)
 {
-	double h = TOP + HEAT_H + GAP + POW_H + BOTTOM;
+	double sum = 0;
+	int p, b;
+
+	for (p = 0; p < t->nr_pus; p++)
+		if (t->pus[p].package == pkg)
+			for (b = 0; b < run->bins; b++)
+				sum += run->busy[(size_t)b * t->nr_pus + p];
+	return run->bins ? sum / run->bins : 0;
+}
+
+static double panel(cairo_t *cr, const struct ps_topo *t, const struct ps_plot_run *run,
+		    int idx, double y, double dur)
+{
+	double pw = W - LEFT - RIGHT, row = (rows_h(t) - PKG_GAP * (nr_packages(t) - 1)) / t->nr_pus;
+	double y0, bw = pw / run->bins * (run->dur_s / dur);
+	int p, b, prev_pkg = -2, prev_core = -2;
+	char buf[300];
+
+	cairo_set_source_rgb(cr, line_rgb[idx % NR_LINE][0], line_rgb[idx % NR_LINE][1],
+			     line_rgb[idx % NR_LINE][2]);
+	cairo_rectangle(cr, LEFT, y + 6, 10, 10);
+	cairo_fill(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	snprintf(buf, sizeof(buf), "%s", run->name);
+	text(cr, LEFT + 16, y + 16, buf, 12, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	if (run->note && run->note[0]) {
+		cairo_text_extents_t e;
+
+		cairo_set_font_size(cr, 12);
+		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+				       CAIRO_FONT_WEIGHT_BOLD);
+		cairo_text_extents(cr, buf, &e);
+		cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+				       CAIRO_FONT_WEIGHT_NORMAL);
+		text(cr, LEFT + 16 + e.x_advance + 10, y + 16, run->note, 11, 0);
+	}
+	y += PANEL_HEAD;
+	y0 = y;
+	for (p = 0; p < t->nr_pus; p++) {
+		const struct ps_pu *u = &t->pus[p];
+
+		if (u->package != prev_pkg) {
+			if (prev_pkg != -2)
+				y += PKG_GAP;
+			prev_pkg = u->package;
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+					       CAIRO_FONT_WEIGHT_BOLD);
+			snprintf(buf, sizeof(buf), "package %d", u->package);
+			text(cr, 4, y + 9, buf, 10, 0);
+			cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+					       CAIRO_FONT_WEIGHT_NORMAL);
+			/* how much of it was busy, on average: the number a reader wants */
+			snprintf(buf, sizeof(buf), "%.1f PUs busy", pkg_busy(t, run, u->package));
+			text(cr, 4, y + 21, buf, 8, 0);
+		}
+		/* a core's label beside its first sibling, when there is room */
+		if (u->core != prev_core) {
+			prev_core = u->core;
+			if (u->core >= 0 && row * u->nr_siblings >= 8) {
+				cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+				snprintf(buf, sizeof(buf), "core %d", u->core);
+				text(cr, LEFT - 6, y + row * u->nr_siblings / 2 + 3,
+				     buf, row * u->nr_siblings >= 12 ? 9 : 7, 1);
+			}
+		}
+		for (b = 0; b < run->bins; b++) {
+			double r, g, bl, x = LEFT + b * bw;
+
+			busy_rgb(run->busy[(size_t)b * t->nr_pus + p], &r, &g, &bl);
+			cairo_set_source_rgb(cr, r, g, bl);
+			cairo_rectangle(cr, x, y, bw + 0.5, row);
+			cairo_fill(cr);
+			if (run->allowed && run->allowed[(size_t)b * t->nr_pus + p] < 0.999) {
+				cairo_set_source_rgba(cr, 0.35, 0.35, 0.35,
+						      0.55 * (1 - run->allowed[(size_t)b * t->nr_pus + p]));
+				cairo_rectangle(cr, x, y, bw + 0.5, row);
+				cairo_fill(cr);
+			}
+		}
+		/* a thin line between cores */
+		if (p + 1 < t->nr_pus && t->pus[p + 1].core != u->core &&
+		    t->pus[p + 1].package == u->package) {
+			cairo_set_source_rgba(cr, 0.5, 0.5, 0.5, 0.35);
+			cairo_set_line_width(cr, 0.5);
+			cairo_move_to(cr, LEFT, y + row);
+			cairo_line_to(cr, LEFT + pw, y + row);
+			cairo_stroke(cr);
+		}
+		y += row;
+	}
+	time_axis(cr, y0, y, dur, 0);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, LEFT, y0, pw, y - y0);
+	cairo_stroke(cr);
+	return y;
+}
+
+static void power_chart(cairo_t *cr, const struct ps_plot_run *runs, int n, double y,
+			double dur)
+{
+	double pw = W - LEFT - RIGHT, maxw = 0, step, s;
+	int k, b;
+	char buf[64];
+
+	for (k = 0; k < n; k++)
+		for (b = 0; b < runs[k].bins; b++) {
+			if (runs[k].power_w[b] > maxw)
+				maxw = runs[k].power_w[b];
+			if (runs[k].oracle_w && runs[k].oracle_w[b] > maxw)
+				maxw = runs[k].oracle_w[b];
+		}
+	if (maxw <= 0)
+		maxw = 1;
+	step = nice_step(maxw * 1.05, 5);
+	maxw = ceil(maxw * 1.05 / step) * step;
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	text(cr, LEFT, y - 6, n > 1 ? "power, every run on the same axes" : "power", 12, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	for (s = 0; s <= maxw * (1 + 1e-9); s += step) {
+		double yy = y + POW_H * (1 - s / maxw);
+
+		cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.25);
+		cairo_set_line_width(cr, 0.6);
+		cairo_move_to(cr, LEFT, yy);
+		cairo_line_to(cr, LEFT + pw, yy);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		fmt_num(buf, sizeof(buf), s, step);
+		strncat(buf, " W", sizeof(buf) - strlen(buf) - 1);
+		text(cr, LEFT - 6, yy + 4, buf, 10, 1);
+	}
+	time_axis(cr, y, y + POW_H, dur, 1);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, LEFT, y, pw, POW_H);
+	cairo_stroke(cr);
+	for (k = 0; k < n; k++) {
+		const struct ps_plot_run *r = &runs[k];
+		double bw = pw / r->bins * (r->dur_s / dur);
+		int pass;
+
+		for (pass = 0; pass < (r->oracle_w ? 2 : 1); pass++) {
+			const double *v = pass ? r->oracle_w : r->power_w;
+			const double dash[] = { 6, 4 };
+
+			cairo_set_source_rgb(cr, line_rgb[(k + pass * 2) % NR_LINE][0],
+					     line_rgb[(k + pass * 2) % NR_LINE][1],
+					     line_rgb[(k + pass * 2) % NR_LINE][2]);
+			cairo_set_line_width(cr, 1.8);
+			cairo_set_dash(cr, dash, pass ? 2 : 0, 0);
+			for (b = 0; b < r->bins; b++) {
+				double x = LEFT + (b + 0.5) * bw;
+				double yy = y + POW_H * (1 - v[b] / maxw);
+
+				if (b)
+					cairo_line_to(cr, x, yy);
+				else
+					cairo_move_to(cr, x, yy);
+			}
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+		}
+	}
+}
+
+static void legend(cairo_t *cr, const struct ps_plot_run *runs, int n, double y)
+{
+	double x = LEFT, r, g, b;
+	int k, i, any_allowed = 0;
+	char buf[200];
+	cairo_text_extents_t e;
+
+	/* busy scale */
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, x, y + 11, "PU busy:", 10, 0);
+	x += 52;
+	for (i = 0; i < 100; i++) {
+		busy_rgb(i / 99.0, &r, &g, &b);
+		cairo_set_source_rgb(cr, r, g, b);
+		cairo_rectangle(cr, x + i * 1.2, y + 2, 1.3, 11);
+		cairo_fill(cr);
+	}
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_rectangle(cr, x, y + 2, 120, 11);
+	cairo_stroke(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, x, y + 25, "0%", 9, 0);
+	text(cr, x + 120, y + 25, "100%", 9, 1);
+	x += 140;
+	for (k = 0; k < n; k++)
+		any_allowed |= runs[k].allowed != NULL;
+	if (any_allowed) {
+		busy_rgb(0, &r, &g, &b);
+		cairo_set_source_rgb(cr, r, g, b);
+		cairo_rectangle(cr, x, y + 2, 14, 11);
+		cairo_fill(cr);
+		cairo_set_source_rgba(cr, 0.35, 0.35, 0.35, 0.55);
+		cairo_rectangle(cr, x, y + 2, 14, 11);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text(cr, x + 18, y + 11, "outside the allowed set", 10, 0);
+		x += 150;
+	}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	text(cr, LEFT, y + 40, "Rows: one per PU (logical CPU); the rows of a core are its SMT "
+	     "siblings; packages apart.", 10, 0);
+	/* power lines */
+	for (k = 0; k < n; k++) {
+		cairo_set_source_rgb(cr, line_rgb[k % NR_LINE][0], line_rgb[k % NR_LINE][1],
+				     line_rgb[k % NR_LINE][2]);
+		cairo_set_line_width(cr, 2.5);
+		if (x > W - RIGHT - 200) {
+			x = LEFT + 192;
+			y += 18;
+		}
+		cairo_move_to(cr, x, y + 8);
+		cairo_line_to(cr, x + 22, y + 8);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		snprintf(buf, sizeof(buf), "%s, mean %.1f W", runs[k].name, runs[k].mean_w);
+		text(cr, x + 27, y + 12, buf, 10, 0);
+		cairo_set_font_size(cr, 10);
+		cairo_text_extents(cr, buf, &e);
+		x += 27 + e.x_advance + 18;
+		if (runs[k].oracle_w) {
+			const double dash[] = { 6, 4 };
+
+			cairo_set_source_rgb(cr, line_rgb[(k + 2) % NR_LINE][0],
+					     line_rgb[(k + 2) % NR_LINE][1],
+					     line_rgb[(k + 2) % NR_LINE][2]);
+			cairo_set_dash(cr, dash, 2, 0);
+			cairo_move_to(cr, x, y + 8);
+			cairo_line_to(cr, x + 22, y + 8);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			snprintf(buf, sizeof(buf), "oracle (best placement each interval), mean %.1f W",
+				 runs[k].oracle_mean_w);
+			text(cr, x + 27, y + 12, buf, 10, 0);
+			cairo_text_extents(cr, buf, &e);
+			x += 27 + e.x_advance + 18;
+		}
+	}
+}
+
+int ps_plot_runs(const char *path, const struct ps_topo *t, const struct ps_plot_run *runs,
+		 int n, const char *title)
+{
+	double panel_h = PANEL_HEAD + rows_h(t), dur = 0;
+	double h = TITLE_H + n * (panel_h + PANEL_GAP) + 24 + POW_H + AXIS_H + LEGEND_H + BOTTOM;
 	size_t l = strlen(path);
 	cairo_surface_t *sf;
 	cairo_t *cr;
-	int rc = 0;
+	double y;
+	int rc = 0, k;
 
-	if (!r->bins)
+	for (k = 0; k < n; k++) {
+		if (runs[k].bins <= 0 || runs[k].dur_s <= 0)
+			return -1;
+		if (runs[k].dur_s > dur)
+			dur = runs[k].dur_s;
+	}
+	if (n <= 0)
 		return -1;
 	if (l > 4 && !strcmp(path + l - 4, ".svg"))
 		sf = cairo_svg_surface_create(path, W, h);
 	else
-		sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)W, (int)h);
+		sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)W, (int)ceil(h));
 	if (cairo_surface_status(sf) != CAIRO_STATUS_SUCCESS) {
 		cairo_surface_destroy(sf);
 		return -1;
 	}
 	cr = cairo_create(sf);
-	draw(cr, t, r, policy, workload);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	text(cr, 4, 22, title, 14, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	y = TITLE_H;
+	for (k = 0; k < n; k++)
+		y = panel(cr, t, &runs[k], k, y, dur) + PANEL_GAP;
+	y += 24;
+	power_chart(cr, runs, n, y, dur);
+	legend(cr, runs, n, y + POW_H + AXIS_H + 6);
 	cairo_destroy(cr);
 	if (l > 4 && !strcmp(path + l - 4, ".png"))
 		rc = cairo_surface_write_to_png(sf, path) == CAIRO_STATUS_SUCCESS ? 0 : -1;

@@ -24,12 +24,13 @@
 #include "cli.h"
 #include "ps/liveconf.h"
 #include "ps/livectl.h"
+#include "ps/ppd.h"
 #include "ps/sim.h"
 
 
 struct opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
-	const char *max_changes;
+	const char *max_changes, *metrics, *plot;
 	int dry_run, quiet, foreground, verbose;
 };
 
@@ -73,10 +74,13 @@ static void usage_run(FILE *f)
 	      " -i, --interval D      decision interval (default 500ms)\n"
 	      " -b, --backend B       cgroup (v2 cpuset, root only), affinity, or auto\n"
 	      "                       (default: cgroup when usable, affinity for a user)\n"
-	      " -m, --model MODEL     power model for modeled energy (default: generic)\n"
+	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched\n"
 	      "                       for root, $XDG_RUNTIME_DIR/powersched for a user)\n"
+	      "     --metrics FILE    Prometheus text file, rewritten each interval\n"
+	      "     --plot FILE       picture of the run (FILE.png or FILE.svg): per-PU\n"
+	      "                       busy and allowed set over time, power\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      "                       (default /; a host's /sys mounted elsewhere)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -101,9 +105,10 @@ static void usage_daemon(FILE *f)
 	      "                       missing default file means the defaults)\n"
 	      " -p, --policy P        overrides the config's policy\n"
 	      " -i, --interval D      overrides the config's interval\n"
-	      " -m, --model MODEL     power model (default: generic)\n"
+	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
 	      "                       a user's: as for run)\n"
+	      "     --metrics FILE    overrides the config's metrics file\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
 	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
 	      " -n, --dry-run         decide and log, change nothing\n"
@@ -111,7 +116,7 @@ static void usage_daemon(FILE *f)
 	      " -v, --verbose         log every interval's decision, not only changes\n"
 	      " -h, --help            display this help\n"
 	      "\n"
-	      "Config lines: policy P | interval D | max-changes N |\n"
+	      "Config lines: policy P | interval D | max-changes N | metrics FILE |\n"
 	      "  include-comm NAME... | exclude-comm NAME... |\n"
 	      "  include-cgroup PATH... | exclude-cgroup PATH... |\n"
 	      "  exclude-containers yes|no (default yes)\n",
@@ -188,8 +193,22 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 		}
 	}
 	cfg->max_changes = (int)mc;
-	if (ps_cli_model(o->model ? o->model : "generic", m))
-		return PS_EXIT_USAGE;
+	if (o->model) {
+		if (ps_cli_model(o->model, m))
+			return PS_EXIT_USAGE;
+	} else {
+		/* as plan and sim: the shipped model that fits this machine */
+		struct ps_topo *t;
+		char why[200];
+		int r;
+
+		if (ps_cli_topo(NULL, &t))
+			return PS_EXIT_FAIL;
+		r = ps_cli_model_for(NULL, t, m, why, sizeof(why));
+		ps_topo_free(t);
+		if (r)
+			return r;
+	}
 	cfg->model = m;
 	cfg->root = "/";
 	cfg->sysfs_root = o->sysfs_root;
@@ -202,6 +221,7 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 			return PS_EXIT_FAIL;
 		cfg->state_dir = dir;
 	}
+	cfg->metrics_path = o->metrics && o->metrics[0] ? o->metrics : NULL;
 	cfg->dry_run = o->dry_run;
 	cfg->verbose = o->verbose;
 	return 0;
@@ -285,6 +305,8 @@ static const struct option live_opts[] = {
 	{ "max-changes", required_argument, NULL, 'M' },
 	{ "state-dir", required_argument, NULL, 'S' },
 	{ "sysfs-root", required_argument, NULL, 'R' },
+	{ "metrics", required_argument, NULL, 'X' },
+	{ "plot", required_argument, NULL, 'P' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -310,6 +332,8 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'M': o->max_changes = optarg; break;
 		case 'S': o->state_dir = optarg; break;
 		case 'R': o->sysfs_root = optarg; break;
+		case 'X': o->metrics = optarg; break;
+		case 'P': o->plot = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
@@ -321,6 +345,89 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		}
 	}
 	return 0;
+}
+
+/* what run --plot draws: every interval's per-PU busy and allowed, power */
+struct recording {
+	int nr_pus, n, cap, stopped;
+	double *busy, *allowed, *power_w, t0, t_last, e_last, w_last;
+};
+
+static void record(struct recording *rec, struct ps_live *l, double t)
+{
+	const struct ps_topo *tp = ps_live_topo(l);
+	struct ps_live_summary sum;
+
+	if (rec->stopped || !tp)
+		return;
+	if (!rec->nr_pus) {
+		rec->nr_pus = tp->nr_pus;
+		rec->t0 = rec->t_last = t;
+	}
+	if (tp->nr_pus != rec->nr_pus) {
+		rec->stopped = 1; /* a hotplug changed the rows: the picture ends here */
+		return;
+	}
+	if (rec->n == rec->cap) {
+		int cap = rec->cap ? 2 * rec->cap : 256;
+		double *b = realloc(rec->busy, sizeof(double) * (size_t)cap * rec->nr_pus);
+		double *a, *p;
+
+		if (b)
+			rec->busy = b;
+		a = b ? realloc(rec->allowed, sizeof(double) * (size_t)cap * rec->nr_pus) : NULL;
+		if (a)
+			rec->allowed = a;
+		p = a ? realloc(rec->power_w, sizeof(double) * (size_t)cap) : NULL;
+		if (!p) {
+			rec->stopped = 1;
+			return;
+		}
+		rec->power_w = p;
+		rec->cap = cap;
+	}
+	ps_live_summary(l, &sum);
+	if (ps_live_last(l, rec->busy + (size_t)rec->n * rec->nr_pus,
+			 rec->allowed + (size_t)rec->n * rec->nr_pus, rec->nr_pus))
+		return;
+	/* the controller's own interval times (wall_s), which its energy covers:
+	 * our clock read after the step would add the step's own jitter */
+	rec->power_w[rec->n] = sum.wall_s > rec->w_last ?
+			       (sum.energy_j - rec->e_last) / (sum.wall_s - rec->w_last) : 0;
+	rec->e_last = sum.energy_j;
+	rec->w_last = sum.wall_s;
+	rec->t_last = t;
+	rec->n++;
+}
+
+static int plot_recording(const char *path, struct ps_live *l, const struct recording *rec,
+			  const struct ps_live_summary *sum, const char *cmd)
+{
+	const struct ps_topo *tp = ps_live_topo(l);
+	struct ps_plot_run pr;
+	char title[400], note[300];
+	int r;
+
+	if (rec->n < 2 || !tp || tp->nr_pus != rec->nr_pus)
+		return -1;
+	memset(&pr, 0, sizeof(pr));
+	snprintf(note, sizeof(note), "%s energy %.1f J (mean %.1f W), mean active packages %.2f, "
+		 "cores %.2f, mask changes %d", sum->energy_measured ? "measured (RAPL)" : "modeled",
+		 sum->energy_j, sum->wall_s > 0 ? sum->energy_j / sum->wall_s : 0,
+		 sum->mean_packages, sum->mean_cores, sum->mask_changes);
+	/* the first sample has no interval before it */
+	pr.name = sum->policy_why;
+	pr.note = note;
+	pr.bins = rec->n - 1;
+	pr.dur_s = rec->t_last - rec->t0;
+	pr.busy = rec->busy + rec->nr_pus;
+	pr.allowed = rec->allowed + rec->nr_pus;
+	pr.power_w = rec->power_w + 1;
+	pr.mean_w = pr.dur_s > 0 ? sum->energy_j / sum->wall_s : 0;
+	snprintf(title, sizeof(title), "powersched run: %.120s, on %.100s, backend %s", cmd,
+		 tp->desc, sum->backend);
+	r = ps_plot_runs(path, tp, &pr, 1, title);
+	return r;
 }
 
 int ps_cmd_run(int argc, char **argv)
@@ -337,6 +444,10 @@ int ps_cmd_run(int argc, char **argv)
 	pid_t pid;
 	int r, status = 0, exited = 0, sig;
 	double next, t0;
+	struct recording rec;
+	struct ps_ppd *hold_bus = NULL;
+	unsigned hold_cookie = 0;
+	int held = 0;
 
 	r = parse_opts(argc, argv, &o, "run", usage_run);
 	if (r)
@@ -344,6 +455,15 @@ int ps_cmd_run(int argc, char **argv)
 	if (optind >= argc) {
 		ps_err("run: no command given (powersched run [options] -- CMD ARGS)");
 		return PS_EXIT_USAGE;
+	}
+	memset(&rec, 0, sizeof(rec));
+	if (o.plot) {
+		size_t pl = strlen(o.plot);
+
+		if (pl < 5 || (strcmp(o.plot + pl - 4, ".png") && strcmp(o.plot + pl - 4, ".svg"))) {
+			ps_err("run: plot '%s' must end in .png or .svg", o.plot);
+			return PS_EXIT_USAGE;
+		}
 	}
 	r = build_cfg(&o, &cfg, &m, "auto");
 	if (r)
@@ -387,6 +507,26 @@ int ps_cmd_run(int argc, char **argv)
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	ps_live_set_child(l, pid);
+	/* --policy performance asks power-profiles-daemon to hold performance
+	 * while the command runs (released below; the daemon also drops it
+	 * when our connection closes, however we exit) */
+	if (cfg.policy == PS_POLICY_PERFORMANCE && !cfg.dry_run && !ps_ppd_open(&hold_bus)) {
+		char why[300];
+
+		snprintf(why, sizeof(why), "powersched run --policy performance: %.200s",
+			 argv[optind]);
+		r = ps_ppd_hold(hold_bus, "performance", why, &hold_cookie);
+		if (!r) {
+			held = 1;
+			log_line(&o.quiet, "power-profiles-daemon: holding the performance profile");
+		} else if (r != -ENOENT) {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "power-profiles-daemon: no hold on performance: %s",
+				 strerror(-r));
+			log_line(&o.quiet, msg);
+		}
+	}
 	next = now_s() + cfg.interval_s;
 	while (!exited) {
 		sig = wait_signal(&set, next - now_s(), &si);
@@ -416,12 +556,24 @@ int ps_cmd_run(int argc, char **argv)
 		r = ps_live_step(l, now_s());
 		if (r)
 			ps_err("run: interval failed: %s", strerror(-r));
+		else if (o.plot)
+			record(&rec, l, now_s());
 		next += cfg.interval_s;
 		if (next < now_s())
 			next = now_s() + cfg.interval_s;
 	}
+	if (held && !ps_ppd_release(hold_bus, hold_cookie))
+		log_line(&o.quiet, "power-profiles-daemon: performance hold released");
+	ps_ppd_close(hold_bus);
 	ps_live_step(l, now_s()); /* the last stretch, for the figures */
+	if (o.plot)
+		record(&rec, l, now_s());
 	ps_live_summary(l, &sum);
+	if (o.plot && plot_recording(o.plot, l, &rec, &sum, argv[optind]))
+		ps_err("run: plot '%s': cannot write it (%d intervals recorded)", o.plot, rec.n);
+	free(rec.busy);
+	free(rec.allowed);
+	free(rec.power_w);
 	ps_live_close(l);
 	fprintf(stderr,
 		"powersched: run summary: policy %s, backend %s, wall %.2f s, CPU %.2f s, "
@@ -469,6 +621,8 @@ static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_l
 		eff.interval = dc->interval;
 	if (!eff.max_changes && dc->max_changes[0])
 		eff.max_changes = dc->max_changes;
+	if (!eff.metrics && dc->metrics[0])
+		eff.metrics = dc->metrics;
 	eff.backend = "affinity";
 	r = build_cfg(&eff, cfg, m, "auto");
 	if (r)

@@ -388,7 +388,7 @@ int ps_cmd_sim(int argc, char **argv)
 		int r;
 
 		cfg.pol = runs[k].pol;
-		cfg.bins = plot && k == 0 ? 600 : 0;
+		cfg.bins = plot ? 600 : 0;
 		cfg.progress = isatty(2) && dur >= 60 ? progress : NULL;
 		cfg.progress_arg = runs[k].pol.name;
 		r = ps_sim_run(&cfg, &runs[k].res);
@@ -399,10 +399,38 @@ int ps_cmd_sim(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (plot && ps_plot_sim(plot, topo, &runs[0].res, runs[0].pol.name, wspec)) {
-		ps_err("sim: plot '%s': cannot write it", plot);
-		rc = PS_EXIT_FAIL;
-		goto out;
+	if (plot) {
+		struct ps_plot_run pr[MAX_COMPARE];
+		char title[400], notes[MAX_COMPARE][200];
+
+		memset(pr, 0, sizeof(pr));
+		for (k = 0; k < n; k++) {
+			const struct ps_sim_result *x = &runs[k].res;
+
+			snprintf(notes[k], sizeof(notes[k]),
+				 "%s%s%smean %.1f W, work %.1f, %.2f J per unit of work, "
+				 "active packages %.2f, cores %.2f",
+				 runs[k].why[0] ? "(" : "", runs[k].why, runs[k].why[0] ? ") " : "",
+				 x->power_w, x->work, x->work > 0 ? x->energy_j / x->work : 0,
+				 x->mean_active_packages, x->mean_active_cores);
+			pr[k].name = runs[k].pol.name;
+			pr[k].note = notes[k];
+			pr[k].bins = x->bins;
+			pr[k].dur_s = dur;
+			pr[k].busy = x->bin_busy;
+			pr[k].allowed = x->bin_allowed;
+			pr[k].power_w = x->bin_power_w;
+			pr[k].oracle_w = n == 1 ? x->bin_oracle_w : NULL;
+			pr[k].mean_w = x->power_w;
+			pr[k].oracle_mean_w = x->oracle_power_w;
+		}
+		snprintf(title, sizeof(title), "powersched sim: %s, %s, model %s, seed %llu",
+			 topo->desc, wspec, m.name, seed);
+		if (ps_plot_runs(plot, topo, pr, n, title)) {
+			ps_err("sim: plot '%s': cannot write it", plot);
+			rc = PS_EXIT_FAIL;
+			goto out;
+		}
 	}
 	if (json) {
 		printf("{\"topology\":");

@@ -132,6 +132,14 @@ int ps_live_conf_parse(const char *text, size_t len, struct ps_live_conf *c, cha
 					r = -EINVAL;
 				}
 			}
+		} else if (!strcmp(key, "metrics")) {
+			r = one_value(key, rest, c->metrics, sizeof(c->metrics), lineno, err,
+				      errlen);
+			if (!r && c->metrics[0] != '/') {
+				snprintf(err, errlen, "line %d: metrics file '%s' is not an "
+					 "absolute path", lineno, c->metrics);
+				r = -EINVAL;
+			}
 		} else if (!strcmp(key, "exclude-containers")) {
 			char v[8];
 

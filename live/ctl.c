@@ -89,7 +89,7 @@ static int ensure_decisions(struct ps_live *l, int n)
 	return 0;
 }
 
-static int ps_count(const unsigned char *bits, int n)
+int ps_live_count(const unsigned char *bits, int n)
 {
 	int i, c = 0;
 
@@ -194,8 +194,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 	if (r)
 		return r;
 	if (pol == PS_POLICY_AUTO) {
-		ps_source_resolve(l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root, &pol, why,
-				  sizeof(why));
+		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
+				     &pol, why, sizeof(why), l->cfg.log, l->cfg.log_arg);
 		if (pol != l->resolved || strcmp(why, l->why))
 			lg(l, "auto: %s (%s)", ps_policy_name(pol), why);
 		snprintf(l->why, sizeof(l->why), "%s", why);
@@ -250,7 +250,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
 		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs) kept",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
-		   l->wait_cpus, l->sat, list, ps_count(l->allowed_os, nb));
+		   l->wait_cpus, l->sat, list, ps_live_count(l->allowed_os, nb));
 	}
 	l->be->apply(l, list, changed);
 	l->intervals++;
@@ -278,6 +278,7 @@ int ps_live_reconfigure(struct ps_live *l, const struct ps_live_cfg *cfg)
 	l->full_scan = 1;
 	if (l->topo && cfg->model)
 		ps_topo_set_smt_gain(l->topo, cfg->model->smt_gain);
+	l->params.model = cfg->model; /* power chooses by it, as in plan and sim */
 	return 0;
 }
 
@@ -296,6 +297,7 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	l->src = &ps_live_source_proc;
 	use_backend(l, PS_BACKEND_AFFINITY);
 	ps_policy_params_default(&l->params);
+	l->params.model = cfg->model; /* power chooses by it, as in plan and sim */
 	/* one schedstat descriptor per managed thread: take the hard limit */
 	if (!getrlimit(RLIMIT_NOFILE, &nofile)) {
 		l->nofile_cur = nofile.rlim_cur;
@@ -427,6 +429,26 @@ void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 		 l->why[0] ? ")" : "");
 }
 
+const struct ps_topo *ps_live_topo(const struct ps_live *l)
+{
+	return l->topo;
+}
+
+int ps_live_last(const struct ps_live *l, double *busy, double *allowed, int n)
+{
+	int i;
+
+	if (!l->topo || n != l->topo->nr_pus)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		unsigned os = l->topo->pus[i].os_index;
+
+		busy[i] = l->pu_busy ? l->pu_busy[i] : 0;
+		allowed[i] = os < PS_LIVE_MAX_CPUS && l->allowed_os[os] ? 1 : 0;
+	}
+	return 0;
+}
+
 void ps_live_close(struct ps_live *l)
 {
 	int restored;
@@ -456,6 +478,8 @@ void ps_live_close(struct ps_live *l)
 	}
 	if (l->state_path[0])
 		unlink(l->state_path);
+	if (l->cfg.metrics_path)
+		unlink(l->cfg.metrics_path);
 	if (l->have_dec) {
 		ps_decision_fini(&l->dec[0]);
 		ps_decision_fini(&l->dec[1]);
@@ -464,6 +488,7 @@ void ps_live_close(struct ps_live *l)
 		if (l->thr[k].ss_fd >= 0)
 			close(l->thr[k].ss_fd);
 	free(l->procs);
+	ps_live_auto_close(&l->autos);
 	ps_topo_free(l->topo);
 	free(l->online);
 	free(l->allowed_os);

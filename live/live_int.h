@@ -64,6 +64,20 @@ struct recent {
 struct ps_live_source_ops;
 struct ps_live_backend_ops;
 
+/* auto: power-profiles-daemon first, then the sysfs rules (live/auto.c) */
+struct ps_ppd;
+struct ps_live_auto {
+	struct ps_ppd *ppd;
+	int tried;        /* the bus was tried once */
+	int said;         /* "no power-profiles-daemon" logged once */
+	const char *source; /* "power-profiles-daemon", "platform_profile",
+			     * "power_supply" (static) */
+};
+void ps_live_auto_resolve(struct ps_live_auto *a, const char *sysfs_root,
+			  enum ps_policy *out, char *why, size_t len,
+			  void (*log)(void *, const char *), void *log_arg);
+void ps_live_auto_close(struct ps_live_auto *a);
+
 struct ps_live {
 	struct ps_live_cfg cfg;
 	const struct ps_live_source_ops *src;  /* where load comes from */
@@ -74,6 +88,8 @@ struct ps_live {
 	struct ps_policy_params params;
 	enum ps_policy resolved;
 	char why[160];
+	struct ps_live_auto autos; /* live/auto.c */
+	int metrics_err;           /* the last metrics write's error, logged once */
 	enum ps_live_backend backend;
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
 	char cg_written[8192]; /* what cpuset.cpus holds */
@@ -213,7 +229,25 @@ int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
 /* energy.c */
 void ps_live_account_energy(struct ps_live *l, double dt);
 
+/* ctl.c: how many of n bytes are set */
+int ps_live_count(const unsigned char *bits, int n);
+
 /* status.c */
 void ps_live_write_state(struct ps_live *l);
+
+
+/* what the metrics file says (live/metrics.c), the state file's figures */
+struct ps_live_figures {
+	const char *process;              /* "run" or "daemon" */
+	const char *policy, *requested;   /* resolved, asked for */
+	const char *source;               /* what decided the policy */
+	int nr_allowed, nr_online, threads;
+	const int *active, *total;        /* per level, PS_LVL_COUNT each */
+	long decisions, mask_changes;
+	double energy_j, demand;
+	int energy_measured;
+};
+/* written atomically (a temporary file renamed over path); 0 or -errno */
+int ps_live_metrics_write(const char *path, const struct ps_live_figures *f);
 
 #endif

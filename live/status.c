@@ -17,6 +17,38 @@
 
 #include "live_int.h"
 
+/* the same figures for Prometheus (live/metrics.c), when a path is set */
+static void write_metrics(struct ps_live *l)
+{
+	static const int none[PS_LVL_COUNT];
+	const struct ps_decision *d = l->have_dec ? &l->dec[l->cur] : NULL;
+	struct ps_live_figures x = {
+		.process = l->cfg.name,
+		.policy = ps_policy_name(l->resolved),
+		.requested = ps_policy_name(l->cfg.policy),
+		.source = l->cfg.policy != PS_POLICY_AUTO ? "configured" :
+			  l->autos.source ? l->autos.source : "none",
+		.nr_allowed = ps_live_count(l->allowed_os, PS_LIVE_MAX_CPUS),
+		.nr_online = ps_live_count(l->online, PS_LIVE_MAX_CPUS),
+		.threads = l->thr_n,
+		.active = d ? d->active : none,
+		.total = d ? d->total : none,
+		.decisions = l->intervals,
+		.mask_changes = l->mask_changes,
+		.energy_j = l->energy_j,
+		.demand = l->last_demand,
+		.energy_measured = l->have_rapl,
+	};
+	int r;
+
+	if (!l->cfg.metrics_path)
+		return;
+	r = ps_live_metrics_write(l->cfg.metrics_path, &x);
+	if (r && r != l->metrics_err)
+		lg(l, "metrics '%s': %s", l->cfg.metrics_path, strerror(-r));
+	l->metrics_err = r;
+}
+
 void ps_live_write_state(struct ps_live *l)
 {
 	char tmp[600], list[8192];
@@ -74,4 +106,5 @@ void ps_live_write_state(struct ps_live *l)
 	fprintf(f, "]}\n");
 	if (fclose(f) == 0)
 		rename(tmp, l->state_path);
+	write_metrics(l);
 }

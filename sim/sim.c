@@ -129,6 +129,7 @@ struct sim {
 	int *dom_busy;
 	int act_pkg, act_core;
 	double pkg_time, core_time, allowed_time;
+	double allowed_since;   /* the allowed set's bins are filled up to here */
 	int nr_allowed;
 
 	/* legacy */
@@ -914,6 +915,20 @@ static int build_slots(struct sim *s)
 	return 0;
 }
 
+/* The allowed set's time into the picture's bins, up to now. */
+static void allowed_to_bins(struct sim *s, double now)
+{
+	int p;
+
+	if (!s->r->bins || now <= s->allowed_since)
+		return;
+	for (p = 0; p < s->t->nr_pus; p++)
+		if (bit_get(s->allowed, p))
+			add_to_bins(s, s->r->bin_allowed, s->t->nr_pus, p, s->allowed_since,
+				    now, 1.0);
+	s->allowed_since = now;
+}
+
 static void apply_allowed(struct sim *s, const unsigned char *allowed)
 {
 	int p, changed = 0;
@@ -924,6 +939,7 @@ static void apply_allowed(struct sim *s, const unsigned char *allowed)
 	if (!changed)
 		return;
 	account(s, s->now);
+	allowed_to_bins(s, s->now);
 	s->r->mask_changes++;
 	s->nr_allowed = 0;
 	for (p = 0; p < s->t->nr_pus; p++) {
@@ -1186,7 +1202,8 @@ static int setup(struct sim *s)
 		r->bin_busy = calloc((size_t)r->bins * t->nr_pus, sizeof(double));
 		r->bin_power_w = calloc(r->bins, sizeof(double));
 		r->bin_oracle_w = calloc(r->bins, sizeof(double));
-		if (!r->bin_busy || !r->bin_power_w || !r->bin_oracle_w)
+		r->bin_allowed = calloc((size_t)r->bins * t->nr_pus, sizeof(double));
+		if (!r->bin_busy || !r->bin_power_w || !r->bin_oracle_w || !r->bin_allowed)
 			return -ENOMEM;
 	}
 	/* cores: runs of PUs sharing an innermost Core domain */
@@ -1330,6 +1347,7 @@ static void finish(struct sim *s)
 	for (c = 0; c < s->ncores; c++)
 		core_sync(s, c);
 	account(s, D);
+	allowed_to_bins(s, D);
 	for (p = 0; p < s->t->nr_pus; p++)
 		if (s->pu[p].nr) {
 			r->pu_busy_s[p] += D - s->pu[p].busy_since;
@@ -1363,8 +1381,10 @@ static void finish(struct sim *s)
 
 		r->bin_power_w[p] /= s->bin_w;
 		r->bin_oracle_w[p] /= s->bin_w;
-		for (q = 0; q < s->t->nr_pus; q++)
+		for (q = 0; q < s->t->nr_pus; q++) {
 			r->bin_busy[(size_t)p * s->t->nr_pus + q] /= s->bin_w;
+			r->bin_allowed[(size_t)p * s->t->nr_pus + q] /= s->bin_w;
+		}
 	}
 }
 
@@ -1446,7 +1466,8 @@ void ps_sim_result_free(struct ps_sim_result *res)
 	free(res->bin_busy);
 	free(res->bin_power_w);
 	free(res->bin_oracle_w);
+	free(res->bin_allowed);
 	res->pu_busy_s = NULL;
 	res->snap = NULL;
-	res->bin_busy = res->bin_power_w = res->bin_oracle_w = NULL;
+	res->bin_busy = res->bin_power_w = res->bin_oracle_w = res->bin_allowed = NULL;
 }

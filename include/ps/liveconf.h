@@ -6,7 +6,7 @@
  * PS_LIVE_CONF_MAX bytes, a NUL byte, an unknown setting, a value that does
  * not parse, a setting that takes one value given more, a command name
  * longer than 15 characters (a comm never is), a cgroup path that is not
- * absolute: each is an error naming the line and the value, and nothing of
+ * absolute, a metrics file that is not absolute: each is an error naming the line and the value, and nothing of
  * the file is used.
  */
 #ifndef PS_LIVECONF_H
@@ -20,6 +20,7 @@
 
 struct ps_live_conf {
 	char policy[32], interval[32], max_changes[16];
+	char metrics[1024]; /* the Prometheus text file, an absolute path */
 	/* NULL-terminated lists pointing into buf */
 	char *inc[PS_LIVE_CONF_MAX_LIST + 1], *exc[PS_LIVE_CONF_MAX_LIST + 1];
 	char *incg[PS_LIVE_CONF_MAX_LIST + 1], *excg[PS_LIVE_CONF_MAX_LIST + 1];

@@ -29,6 +29,7 @@ struct ps_live_cfg {
 	const char *root;        /* "/" */
 	const char *sysfs_root;  /* auto reads power supplies under it; NULL: root */
 	const char *state_dir;   /* "/run/powersched" */
+	const char *metrics_path; /* Prometheus text file, or NULL (live/metrics.c) */
 	const char *name;        /* "run" or "daemon": state file name */
 	enum ps_policy policy;   /* may be auto: re-resolved every interval */
 	double interval_s;
@@ -87,6 +88,19 @@ struct ps_live_summary {
 
 /** ps_live_summary() - figures so far */
 void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s);
+
+struct ps_topo;
+/** ps_live_topo() - the topology in use (read again after a hotplug) */
+const struct ps_topo *ps_live_topo(const struct ps_live *l);
+
+/**
+ * ps_live_last() - the last interval, per PU index of ps_live_topo()
+ * @busy: n values, the PU's busy fraction (from /proc/stat)
+ * @allowed: n values, 1 when the PU is in the allowed set, else 0
+ * @n: the topology's nr_pus
+ * Return: 0, -EINVAL when n is not the topology's PU count.
+ */
+int ps_live_last(const struct ps_live *l, double *busy, double *allowed, int n);
 
 /** ps_live_close() - restore everything, remove journal and state file */
 void ps_live_close(struct ps_live *l);

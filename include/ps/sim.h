@@ -158,6 +158,7 @@ struct ps_sim_result {
 	double *bin_busy;       /* bins x nr_pus, busy fraction */
 	double *bin_power_w;    /* bins */
 	double *bin_oracle_w;   /* bins */
+	double *bin_allowed;    /* bins x nr_pus, fraction of the bin allowed */
 };
 
 /**

@@ -62,6 +62,14 @@ cmp -s "$tmp/a" "$tmp/c" && bad "another seed gave the same output" || ok
 "$PS" sim -t "$T" -w cpu:4+periodic:8:0.3:10ms -p power -d 2s --plot "$tmp/p.png" >/dev/null &&
 	[ "$(head -c 8 "$tmp/p.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
 	ok || bad "PNG plot"
+# --compare: one panel per policy; each more adds its heading (22 px), 32
+# rows of 7 px, one package gap (6) and the gap under it (14): 266 px
+png_h() { od -An -tu1 -j20 -N4 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }'; }
+"$PS" sim -t "$T" -w cpu:16 -d 1s -p power --plot "$tmp/c1.png" >/dev/null &&
+	"$PS" sim -t "$T" -w cpu:16 -d 1s --compare performance,power,legacy:mc=0,smt=1 \
+		--plot "$tmp/c3.png" >/dev/null &&
+	[ $(($(png_h "$tmp/c3.png") - $(png_h "$tmp/c1.png"))) -eq 532 ] &&
+	ok || bad "compare plot: heights $(png_h "$tmp/c1.png") and $(png_h "$tmp/c3.png")"
 "$PS" sim -t "$T" -w cpu:4 -p power -d 1s --plot "$tmp/p.svg" >/dev/null &&
 	grep -q "<svg" "$tmp/p.svg" && ok || bad "SVG plot"
 

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: metrics for Prometheus
+ *
+ * The figures of the state file in the Prometheus text exposition format
+ * (version 0.0.4), for node_exporter's textfile collector: written to
+ * PATH.tmp in the same directory and renamed over PATH each interval, so a
+ * scrape never sees half a file. Metric and label names follow Prometheus'
+ * naming practice (base units, _total for counters).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "live_int.h"
+#include "ps/topo.h"
+
+/* a label value: backslash, double quote and newline escaped */
+static void label(FILE *f, const char *v)
+{
+	for (; v && *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+static void head(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void sample(FILE *f, const struct ps_live_figures *x, const char *name,
+		   const char *extra_key, const char *extra_val, double v)
+{
+	fprintf(f, "%s{process=\"", name);
+	label(f, x->process);
+	fputc('"', f);
+	if (extra_key) {
+		fprintf(f, ",%s=\"", extra_key);
+		label(f, extra_val);
+		fputc('"', f);
+	}
+	fprintf(f, "} %.17g\n", v);
+}
+
+int ps_live_metrics_write(const char *path, const struct ps_live_figures *x)
+{
+	char tmp[4200];
+	FILE *f;
+	int k, err;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	head(f, "powersched_allowed_pus", "gauge",
+	     "Logical CPUs (PUs) the policy allows the managed threads now.");
+	sample(f, x, "powersched_allowed_pus", NULL, NULL, x->nr_allowed);
+	head(f, "powersched_online_pus", "gauge", "Logical CPUs online.");
+	sample(f, x, "powersched_online_pus", NULL, NULL, x->nr_online);
+	head(f, "powersched_active_domains", "gauge",
+	     "Domains of each topology level holding a task in the last decision.");
+	for (k = 0; k < PS_LVL_COUNT; k++)
+		if (x->total[k] > 0)
+			sample(f, x, "powersched_active_domains", "level",
+			       ps_level_name((enum ps_level)k), x->active[k]);
+	head(f, "powersched_domains", "gauge", "Domains of each topology level.");
+	for (k = 0; k < PS_LVL_COUNT; k++)
+		if (x->total[k] > 0)
+			sample(f, x, "powersched_domains", "level",
+			       ps_level_name((enum ps_level)k), x->total[k]);
+	head(f, "powersched_policy_info", "gauge",
+	     "The policy in force (1), what was asked for, and what decided it.");
+	fprintf(f, "powersched_policy_info{process=\"");
+	label(f, x->process);
+	fprintf(f, "\",policy=\"");
+	label(f, x->policy);
+	fprintf(f, "\",requested=\"");
+	label(f, x->requested);
+	fprintf(f, "\",source=\"");
+	label(f, x->source);
+	fprintf(f, "\"} 1\n");
+	head(f, "powersched_decisions_total", "counter", "Policy decisions (intervals) made.");
+	sample(f, x, "powersched_decisions_total", NULL, NULL, (double)x->decisions);
+	head(f, "powersched_mask_changes_total", "counter", "Changes of the allowed set applied.");
+	sample(f, x, "powersched_mask_changes_total", NULL, NULL, (double)x->mask_changes);
+	head(f, "powersched_energy_joules_total", "counter",
+	     "Energy since start: measured (RAPL) or modeled from CPU busy time.");
+	sample(f, x, "powersched_energy_joules_total", "method",
+	       x->energy_measured ? "measured" : "modeled", x->energy_j);
+	head(f, "powersched_demand_cpus", "gauge",
+	     "Summed utilization of the managed threads, in CPUs.");
+	sample(f, x, "powersched_demand_cpus", NULL, NULL, x->demand);
+	head(f, "powersched_threads", "gauge", "Threads seen in the last interval.");
+	sample(f, x, "powersched_threads", NULL, NULL, x->threads);
+	err = ferror(f);
+	if (fclose(f) || err) {
+		err = errno ? errno : EIO;
+		remove(tmp);
+		return -err;
+	}
+	if (rename(tmp, path)) {
+		err = errno;
+		remove(tmp);
+		return -err;
+	}
+	return 0;
+}

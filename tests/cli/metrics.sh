@@ -1,0 +1,63 @@
+#!/bin/sh
+# The Prometheus metrics file: written during a run (copied by the command
+# itself mid-run), accepted by promtool check metrics (Debian's prometheus
+# package), its values those of the run (the power policy with one busy
+# thread allows one PU; counters only grow), gone after the run; a metrics
+# path that cannot be written is said once and the run goes on; a relative
+# metrics path in the daemon's config is refused. And run --plot: a PNG of
+# the run (1200 px wide, as cli/plot.c draws), a bad suffix refused.
+# usage: metrics.sh PATH/TO/powersched
+set -u
+PS=$1
+. "$(dirname "$0")/lib.sh"
+M="$tmp/node/powersched.prom"
+mkdir -p "$tmp/node"
+"$PS" run --state-dir "$tmp/sd" --metrics "$M" -p power -i 100ms -b affinity -- sh -c "
+	timeout 1.2 sh -c 'while :; do :; done'; cp '$M' '$tmp/a.prom'
+	timeout 0.6 sh -c 'while :; do :; done'; cp '$M' '$tmp/b.prom'" 2>"$tmp/e"
+[ $? -eq 0 ] && ok || bad "run failed: $(cat "$tmp/e")"
+[ -s "$tmp/a.prom" ] && [ -s "$tmp/b.prom" ] && ok || bad "no metrics file during the run"
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmp/a.prom" >"$tmp/pt" 2>&1 && ok || bad "promtool: $(cat "$tmp/pt")"
+	echo "metrics: promtool check metrics: ok"
+else
+	echo "metrics: promtool missing (apt-get install prometheus): not checked"
+fi
+v() { # v FILE METRIC-WITH-LABELS: its value
+	awk -v m="$2" 'index($0, m " ") == 1 { print $2 }' "$1"
+}
+al=$(v "$tmp/a.prom" 'powersched_allowed_pus{process="run"}')
+on=$(v "$tmp/a.prom" 'powersched_online_pus{process="run"}')
+[ "$al" = 1 ] && [ "$on" = "$(nproc)" ] && ok || bad "allowed $al of $on PUs, not 1 of $(nproc)"
+grep -qx 'powersched_policy_info{process="run",policy="power",requested="power",source="configured"} 1' "$tmp/a.prom" &&
+	ok || bad "policy_info: $(grep '^powersched_policy_info' "$tmp/a.prom")"
+[ "$(v "$tmp/a.prom" 'powersched_active_domains{process="run",level="pu"}')" = 1 ] &&
+	[ -n "$(v "$tmp/a.prom" 'powersched_active_domains{process="run",level="package"}')" ] &&
+	ok || bad "active domains: $(grep '^powersched_active_domains' "$tmp/a.prom")"
+d1=$(v "$tmp/a.prom" 'powersched_decisions_total{process="run"}')
+d2=$(v "$tmp/b.prom" 'powersched_decisions_total{process="run"}')
+e1=$(v "$tmp/a.prom" 'powersched_energy_joules_total{process="run",method="modeled"}')
+e2=$(v "$tmp/b.prom" 'powersched_energy_joules_total{process="run",method="modeled"}')
+[ -z "$e1" ] && e1=$(v "$tmp/a.prom" 'powersched_energy_joules_total{process="run",method="measured"}') &&
+	e2=$(v "$tmp/b.prom" 'powersched_energy_joules_total{process="run",method="measured"}')
+awk -v a="$d1" -v b="$d2" -v c="$e1" -v d="$e2" 'BEGIN { exit !(a >= 8 && b >= a + 3 && c > 0 && d > c) }' &&
+	ok || bad "counters: decisions $d1 then $d2, energy $e1 then $e2"
+[ "$(v "$tmp/a.prom" 'powersched_mask_changes_total{process="run"}')" -ge 1 ] 2>/dev/null &&
+	ok || bad "mask changes: $(grep '^powersched_mask_changes_total' "$tmp/a.prom")"
+[ ! -e "$M" ] && [ -z "$(ls "$tmp/node")" ] && ok || bad "metrics file or its temporary left: $(ls "$tmp/node")"
+# a path that cannot be written: one line, the run goes on
+"$PS" run --state-dir "$tmp/sd" --metrics "$tmp/none/x.prom" -i 100ms -- sleep 0.5 2>"$tmp/e"
+[ $? -eq 0 ] && [ "$(grep -c "metrics '$tmp/none/x.prom'" "$tmp/e")" = 1 ] && ok ||
+	bad "unwritable metrics path: $(cat "$tmp/e")"
+printf 'policy power\nmetrics relative.prom\n' >"$tmp/bad.conf"
+expect_err "metrics file 'relative.prom'" daemon -c "$tmp/bad.conf"
+# --- run --plot
+"$PS" run -q --state-dir "$tmp/sd" -p power -i 100ms --plot "$tmp/run.png" -- \
+	sh -c 'timeout 1 sh -c "while :; do :; done"' 2>"$tmp/e"
+# the PNG signature, then IHDR's width (bytes 17..20, big-endian)
+sig=$(od -An -tx1 -N8 "$tmp/run.png" 2>/dev/null | tr -d ' \n')
+w=$(od -An -tu1 -j16 -N4 "$tmp/run.png" 2>/dev/null | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+[ "$sig" = 89504e470d0a1a0a ] && [ "$w" = 1200 ] && ok || bad "run --plot: signature $sig, width $w; $(cat "$tmp/e")"
+expect_err "plot '$tmp/x.jpg'" run --plot "$tmp/x.jpg" -- true
+echo "metrics cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
