@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "demand.h"
 #include "live_int.h"
 #include "ps/source.h"
 
@@ -116,8 +117,9 @@ static void remember(struct ps_live *l, double t, int ntasks, double demand, con
 
 /*
  * The demand estimate: the managed threads' utilization to the tasks the
- * policy sees, in l->util. Under CPU pressure a runnable thread counts as a
- * full PU; small threads are pooled. Return: the number of tasks, or
+ * policy sees, in l->util. Under CPU pressure on a full set (the source's
+ * l->sat, ps_demand_take_runnable()) a runnable thread counts as a full PU;
+ * small threads are pooled (ps_demand_pool()). Return: the number of tasks, or
  * -errno; *demand gets the sum of the threads' utilization.
  */
 static int estimate_demand(struct ps_live *l, double *demand)
@@ -134,12 +136,12 @@ static int estimate_demand(struct ps_live *l, double *demand)
 		l->util = u;
 		l->util_cap = l->thr_n + 64;
 	}
-	/* tasks queue (PSI says some task waited): a thread runnable now is
+	/* tasks queue (PSI says some task waited, on a full set): a thread runnable now is
 	 * taken at a full PU. Its run + wait under-reads it: the wait it is in
 	 * is accounted only when it next runs. Only threads that count on
 	 * their own are read (pooled ones have the two-sample rule), and not
 	 * again when this scan read the stat already */
-	if (l->psi_now)
+	if (ps_demand_take_runnable(l->sat, l->psi_now))
 		for (i = 0; i < l->thr_n; i++) {
 			struct thr *t = &l->thr[i];
 
@@ -156,12 +158,8 @@ static int estimate_demand(struct ps_live *l, double *demand)
 		else
 			small += l->thr[i].util;
 	}
-	/* threads below PS_LIVE_SMALL_UTIL count together, in tasks of at most
-	 * 1.0, and not at all while their sum is below it */
-	while (small >= PS_LIVE_SMALL_UTIL && n < l->util_cap) {
-		l->util[n++] = small > 1 ? 1 : small;
-		small -= 1;
-	}
+	/* threads below PS_LIVE_SMALL_UTIL count together (demand.h) */
+	n += ps_demand_pool(small, l->util + n, l->util_cap - n);
 	return n;
 }
 
@@ -191,10 +189,10 @@ int ps_live_step(struct ps_live *l, double now_s)
 		memset(l->allowed_os, 0, (size_t)nb); /* force a fresh mask */
 		l->cg_written[0] = '\0';
 	}
+	ps_live_account_energy(l, dt); /* first: the scan's saturation reads its per-PU busy time */
 	r = l->src->scan(l, dt);
 	if (r)
 		return r;
-	ps_live_account_energy(l, dt);
 	if (pol == PS_POLICY_AUTO) {
 		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
 				     &pol, why, sizeof(why), l->cfg.log, l->cfg.log_arg);
@@ -242,16 +240,17 @@ int ps_live_step(struct ps_live *l, double now_s)
 		memcpy(l->allowed_os, on, (size_t)nb);
 		l->mask_changes++;
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f: allowed %s (%d PUs, %d package(s), %d core(s))",
-		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, list, out->nr_allowed,
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs, %d package(s), %d core(s))",
+		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
+		   l->wait_cpus, l->sat, list, out->nr_allowed,
 		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE]);
 		remember(l, now_s - l->start_t, n, demand, list, out->nr_allowed);
 	}
 	if (!changed && l->cfg.verbose) {
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f: allowed %s (%d PUs) kept",
-		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, list,
-		   ps_live_count(l->allowed_os, nb));
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs) kept",
+		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
+		   l->wait_cpus, l->sat, list, ps_live_count(l->allowed_os, nb));
 	}
 	l->be->apply(l, list, changed);
 	l->intervals++;

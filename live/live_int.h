@@ -40,6 +40,10 @@ struct thr {
 	int read_iv;  /* interval of its last schedstat read */
 	unsigned long long pticks; /* its process's utime + stime at this scan */
 	double aggu;  /* main thread of an aggregated process: the process's use */
+	int seen;     /* this scan: 0 first sight, 1 known (dr, dw valid), 2 known,
+		       * carried on or just back from its process's aggregate */
+	int rz_prev;  /* this scan: r_zero of the previous interval */
+	unsigned long long dr, dw; /* this scan: run and wait over the interval */
 	int ss_fd;   /* schedstat kept open (pread each interval), or -1 */
 };
 
@@ -123,6 +127,8 @@ struct ps_live {
 	double last_demand;
 	unsigned long long psi_prev;
 	int psi_now;      /* some task waited for a CPU over the last interval */
+	double sat;       /* ps_demand_saturation() of the set, last interval */
+	double run_cpus, wait_cpus; /* managed threads' run and wait, in CPUs */
 	unsigned long long nofile_cur; /* the soft limit we found, for the child */
 	int have_nofile;
 	char statbuf[PS_LIVE_STATBUF]; /* /proc/stat, read every interval */

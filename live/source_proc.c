@@ -4,8 +4,11 @@
  *
  * The backend lists the managed processes (members); each process's
  * threads are read into a table sorted by process, then thread, merged
- * with the previous interval's table: a thread's utilization is
- * (run + wait) / wall over the interval, decayed (ps_live_util_update()).
+ * with the previous interval's table in two passes: the per-thread deltas
+ * and the managed threads' run and wait (how full the set is,
+ * ps_demand_saturation()), then each thread's utilization, (run + wait) /
+ * wall over the interval, decayed (ps_demand_update()), and the starved
+ * rule, which takes a full set (ps_demand_take_runnable()).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "demand.h"
 #include "live_int.h"
 
 static int push_thr(struct ps_live *l, const struct thr *t)
@@ -611,6 +615,23 @@ static int runnable_now(const struct ps_live *l, struct thr *t)
 	return st.state == 'R';
 }
 
+/* How full the allowed set was over the last interval: /proc/stat's busy
+ * time of its PUs (every task, tick-sampled; ps_live_account_energy() ran
+ * before the scan) or the managed threads' own run time (schedstat, exact),
+ * whichever says fuller. */
+static double set_saturation(struct ps_live *l)
+{
+	unsigned char *in = l->scratch;
+	int i, n = l->topo->nr_pus < PS_LIVE_MAX_CPUS ? l->topo->nr_pus : PS_LIVE_MAX_CPUS;
+
+	for (i = 0; i < n; i++) {
+		int os = l->topo->pus[i].os_index;
+
+		in[i] = os >= 0 && os < PS_LIVE_MAX_CPUS && l->allowed_os[os];
+	}
+	return ps_demand_saturation(l->started ? l->pu_busy : NULL, in, n, l->run_cpus);
+}
+
 static int proc_scan(struct ps_live *l, double dt)
 {
 	double uptime;
@@ -635,56 +656,90 @@ static int proc_scan(struct ps_live *l, double dt)
 		hz = 100;
 	psi = cpu_pressure(l);
 	l->psi_now = psi;
-	/* utilization from the deltas against the previous table */
+	/* first pass: deltas against the previous table, and the managed
+	 * threads' run and wait over the interval (how full the set is) */
+	l->run_cpus = l->wait_cpus = 0;
 	for (i = 0, j = 0; i < l->nthr_n; i++) {
 		struct thr *t = &l->nthr[i];
+		int counts = t->managed != 2 && !t->excluded;
 
 		while (j < l->thr_n && ps_live_thr_before(l->thr[j].tgid, l->thr[j].tid, t->tgid, t->tid))
 			j++;
-		if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
-		    l->thr[j].start == t->start && t->agg) {
-			/* not read: its process's aggregate stands for it */
-			t->util = ps_live_util_update(l->thr[j].util, 0, 0, dt);
+		t->dr = t->dw = 0;
+		t->rz_prev = 0;
+		t->seen = j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
+			  l->thr[j].start == t->start;
+		if (!t->seen) {
+			/* new: its run so far counts towards how full the set is */
+			double age = uptime - (double)t->start / (double)hz;
+
+			t->read_iv = l->intervals;
+			l->threads_seen++;
+			if (counts)
+				l->run_cpus += (double)t->run_ns / 1e9 / (age > dt ? age : dt);
+			continue;
+		}
+		if (t->agg) {
+			/* not read: its process's aggregate stands for it, and
+			 * the process's utime + stime for its run */
+			t->seen = 2;
+			t->util = ps_demand_update(l->thr[j].util, 0, 0, dt, PS_DEMAND_WAIT_WEIGHT);
 			if (t->aggu > t->util)
 				t->util = t->aggu;
 			t->r_zero = 0;
-		} else if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
-			   l->thr[j].start == t->start && l->thr[j].agg) {
+			if (counts && t->tid == t->tgid)
+				l->run_cpus += t->aggu;
+			continue;
+		}
+		t->dr = t->run_ns >= l->thr[j].run_ns ? t->run_ns - l->thr[j].run_ns : 0;
+		t->dw = t->wait_ns >= l->thr[j].wait_ns ? t->wait_ns - l->thr[j].wait_ns : 0;
+		if (l->thr[j].agg) {
 			/* read again after aggregated intervals: its deltas span
 			 * all of them */
 			int span = l->intervals - l->thr[j].read_iv;
-			unsigned long long dr = t->run_ns >= l->thr[j].run_ns ?
-					t->run_ns - l->thr[j].run_ns : 0;
-			unsigned long long dw = t->wait_ns >= l->thr[j].wait_ns ?
-					t->wait_ns - l->thr[j].wait_ns : 0;
+			double w = dt * (span > 1 ? span : 1);
 
-			t->util = ps_live_util_update(l->thr[j].util, dr, dw,
-						      dt * (span > 1 ? span : 1));
+			t->seen = 2;
+			t->util = ps_demand_update(l->thr[j].util, t->dr, t->dw, w,
+						   PS_DEMAND_WAIT_WEIGHT);
 			t->r_zero = 0;
 			t->read_iv = l->intervals;
-		} else if (j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
-		    l->thr[j].start == t->start) {
-			unsigned long long dr = t->run_ns >= l->thr[j].run_ns ?
-					t->run_ns - l->thr[j].run_ns : 0;
-			unsigned long long dw = t->wait_ns >= l->thr[j].wait_ns ?
-					t->wait_ns - l->thr[j].wait_ns : 0;
+			if (counts) {
+				l->run_cpus += (double)t->dr / (w * 1e9);
+				l->wait_cpus += (double)t->dw / (w * 1e9);
+			}
+			continue;
+		}
+		t->util = l->thr[j].util;
+		t->rz_prev = l->thr[j].r_zero;
+		t->read_iv = l->intervals;
+		if (counts) {
+			l->run_cpus += (double)t->dr / (dt * 1e9);
+			l->wait_cpus += (double)t->dw / (dt * 1e9);
+		}
+	}
+	l->sat = set_saturation(l);
+	/* second pass: utilization, run + wait in full (PS_DEMAND_WAIT_WEIGHT);
+	 * the set's fullness gates the "tasks queue" rule only */
+	for (i = 0; i < l->nthr_n; i++) {
+		struct thr *t = &l->nthr[i];
 
-			t->util = ps_live_util_update(l->thr[j].util, dr, dw, dt);
-			/* runnable and not one ns of CPU over two samples in a row:
-			 * starved (its wait shows only when it runs), a full PU of
-			 * demand. One sample is not enough: a thread that woke just
-			 * before it looks the same. */
-			t->r_zero = !dr && !dw && psi && !t->excluded && runnable_now(l, t);
-			if (t->r_zero && l->thr[j].r_zero)
+		if (t->seen == 1) {
+			t->util = ps_demand_update(t->util, t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
+			/* runnable and not one ns of CPU over two samples in a row
+			 * on a full set: starved (its wait shows only when it
+			 * runs), a full PU of demand. One sample is not enough:
+			 * a thread that woke just before it looks the same. */
+			t->r_zero = !t->dr && !t->dw && ps_demand_take_runnable(l->sat, psi) &&
+				    !t->excluded && runnable_now(l, t);
+			if (t->r_zero && t->rz_prev)
 				t->util = 1;
-			t->read_iv = l->intervals;
-		} else {
-			t->read_iv = l->intervals;
+		} else if (!t->seen) {
 			/* first sight: its whole life so far, (run + wait) / age */
 			double age = uptime - (double)t->start / (double)hz;
 
-			t->util = age > 0.01 ? ps_live_util_update(0, t->run_ns, t->wait_ns, age) : 0;
-			l->threads_seen++;
+			t->util = age > 0.01 ? ps_demand_update(0, t->run_ns, t->wait_ns, age,
+								PS_DEMAND_WAIT_WEIGHT) : 0;
 		}
 	}
 	/* threads gone: their schedstat descriptors were not carried over */

@@ -6,16 +6,19 @@
  *
  * Load: each interval, a thread's demand is (run + wait) / wall over the
  * interval, from /proc/PID/task/TID/schedstat (time on CPU, time waiting on
- * a runqueue, in ns), clamped to [0, 1]: a thread that queues shows the
+ * a runqueue, in ns), clamped to [0, 1] (the wait counted in full,
+ * PS_DEMAND_WAIT_WEIGHT in live/demand.h): a thread that queues shows the
  * demand it would have on a PU of its own, so the set grows when tasks
- * queue. The utilization the policy sees is u = max(demand, u_prev x
- * 2^(-dt / half_life)), half-life PS_LIVE_HALF_LIFE_S (100 ms): it rises at
- * once and keeps 3% of itself after a 500 ms interval of rest: the
- * smoothing is the policy's own hysteresis
- * (shrink only after 3 low intervals) keeps the set from flapping. Threads
- * under PS_LIVE_SMALL_UTIL are summed into tasks of at most 1.0 (none while
- * their sum is under it), so a sleeping parent or a thousand idle threads do
- * not each ask for headroom of their own.
+ * queue. How full the allowed set was (ps_demand_saturation()) gates only
+ * the "tasks queue" rule (a runnable thread at a full PU). The utilization
+ * the policy sees is u = max(demand, u_prev x 2^(-dt / half_life)),
+ * half-life PS_LIVE_HALF_LIFE_S (100 ms): it rises at once and keeps 3% of
+ * itself after a 500 ms interval of rest: the smoothing is the policy's own
+ * hysteresis (shrink only after 3 low intervals) keeps the set from
+ * flapping. Threads under PS_LIVE_SMALL_UTIL are pooled into tasks of
+ * PS_DEMAND_POOL_CHUNK (none while their sum is under PS_LIVE_SMALL_UTIL),
+ * so a sleeping parent or a thousand idle threads do not each ask for
+ * headroom of their own.
  *
  * Enforcement: cgroup v2 cpuset (a cgroup powersched creates and owns;
  * cpuset.cpus written only when its content changes) or sched_setaffinity

