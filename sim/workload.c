@@ -187,31 +187,43 @@ bad:
 	return -EINVAL;
 }
 
-static int load_trace(const char *path, struct ps_wl_item *it, char *err,
-		      size_t errlen)
+/* The file's bytes, at most TRACE_MAX_BYTES + 1 of them (one more than
+ * allowed, so a caller can tell a longer file), NUL-terminated at
+ * TRACE_MAX_BYTES at the latest; *buf to be freed. */
+static int slurp(const char *path, const char *what, char **buf, size_t *n, char *err,
+		 size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
-	int r;
 
 	if (!f) {
-		snprintf(err, errlen, "trace '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "%s '%s': %s", what, path, strerror(errno));
 		return -ENOENT;
 	}
-	buf = malloc(TRACE_MAX_BYTES + 1);
-	if (!buf) {
+	*buf = malloc(TRACE_MAX_BYTES + 1);
+	if (!*buf) {
 		fclose(f);
 		return -ENOMEM;
 	}
-	n = fread(buf, 1, TRACE_MAX_BYTES + 1, f);
+	*n = fread(*buf, 1, TRACE_MAX_BYTES + 1, f);
 	fclose(f);
+	(*buf)[*n > TRACE_MAX_BYTES ? TRACE_MAX_BYTES : *n] = '\0';
+	return 0;
+}
+
+static int load_trace(const char *path, struct ps_wl_item *it, char *err,
+		      size_t errlen)
+{
+	char *buf;
+	size_t n;
+	int r = slurp(path, "trace", &buf, &n, err, errlen);
+
+	if (r)
+		return r;
 	if (n > TRACE_MAX_BYTES || memchr(buf, '\0', n)) {
 		snprintf(err, errlen, "trace '%s': over 64 MiB or not text", path);
 		free(buf);
 		return -EINVAL;
 	}
-	buf[n] = '\0';
 	r = ps_trace_parse(buf, path, it, err, errlen);
 	free(buf);
 	return r;
@@ -220,23 +232,12 @@ static int load_trace(const char *path, struct ps_wl_item *it, char *err,
 static int load_rtapp(const char *path, struct ps_wl_item *it, int *ntasks,
 		      char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	char *buf;
 	size_t n;
-	int r;
+	int r = slurp(path, "rtapp", &buf, &n, err, errlen);
 
-	if (!f) {
-		snprintf(err, errlen, "rtapp '%s': %s", path, strerror(errno));
-		return -ENOENT;
-	}
-	buf = malloc(TRACE_MAX_BYTES + 1);
-	if (!buf) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(buf, 1, TRACE_MAX_BYTES + 1, f);
-	fclose(f);
-	buf[n > TRACE_MAX_BYTES ? TRACE_MAX_BYTES : n] = '\0';
+	if (r)
+		return r;
 	r = ps_rtapp_parse(buf, n, path, &it->rt, err, errlen);
 	free(buf);
 	if (r)
