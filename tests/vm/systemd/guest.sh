@@ -11,8 +11,9 @@ check() { # check NAME CONDITION-RESULT(0/1) DETAIL
 }
 up() { cut -d' ' -f1 /proc/uptime; }
 since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
-# st KEY: a field of `powersched status` (text form)
-st() { powersched status 2>/dev/null | awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }'; }
+# st KEY: a string or number of `powersched status --json`, as JSON writes
+# it (strings in quotes); the text form is for people
+st() { powersched status --json 2>/dev/null | sed -n "s/.*\"$1\":\(\"[^\"]*\"\|[-0-9.]*\).*/\1/p" | head -n 1; }
 # sj KEY: a number of `powersched status --json`
 sj() { powersched status --json 2>/dev/null | sed -n "s/.*\"$1\":\([0-9.]*\).*/\1/p" | head -n 1; }
 # wait_st KEY TEXT TIMEOUT_S: seconds until status's KEY contains TEXT, or never
