@@ -171,16 +171,22 @@ static int grow(struct ps_evq *q)
 	return 0;
 }
 
-int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver)
+/* A new event into the heap (the sentinel kept after the last node). */
+static int heap_insert(struct ps_evq *q, const struct ps_evn *e)
 {
-	struct ps_evn e = { t_key(t), q->seq++, type, a, -1, ver };
-
 	if (grow(q))
 		return -ENOMEM;
 	q->n++;
 	q->h[q->n] = sentinel;
-	sift_up(q, q->n - 1, &e);
+	sift_up(q, q->n - 1, e);
 	return 0;
+}
+
+int ps_evq_push(struct ps_evq *q, double t, int type, int a, unsigned ver)
+{
+	struct ps_evn e = { t_key(t), q->seq++, type, a, -1, ver };
+
+	return heap_insert(q, &e);
 }
 
 /* Take out the event at heap index i. */
@@ -211,13 +217,9 @@ int ps_evq_set(struct ps_evq *q, int key, double t, int type, int a)
 		return 0;
 	}
 	e.seq = q->seq++;
-	if (i < 0) {
-		if (grow(q))
-			return -ENOMEM;
-		q->n++;
-		q->h[q->n] = sentinel;
-		sift_up(q, q->n - 1, &e);
-	} else if (i > 0 && before(&e, &q->h[(i - 1) / 2])) {
+	if (i < 0)
+		return heap_insert(q, &e);
+	if (i > 0 && before(&e, &q->h[(i - 1) / 2])) {
 		sift_up(q, i, &e);
 	} else {
 		sift_down(q, i, &e);
@@ -233,12 +235,7 @@ int ps_evq_push_lane(struct ps_evq *q, int lane, double t, int type, int a)
 	if (l->len && before(&e, &l->r[(l->head + l->len - 1) % l->cap])) {
 		/* not the latest of its lane: an ordinary event */
 		e.key = -1;
-		if (grow(q))
-			return -ENOMEM;
-		q->n++;
-		q->h[q->n] = sentinel;
-		sift_up(q, q->n - 1, &e);
-		return 0;
+		return heap_insert(q, &e);
 	}
 	if (l->len == l->cap) {
 		int cap = l->cap ? 2 * l->cap : 16, i;
@@ -254,14 +251,8 @@ int ps_evq_push_lane(struct ps_evq *q, int lane, double t, int type, int a)
 		l->head = 0;
 	}
 	l->r[(l->head + l->len++) % l->cap] = e;
-	if (l->len == 1) {
-		/* the lane's first: into the heap */
-		if (grow(q))
-			return -ENOMEM;
-		q->n++;
-		q->h[q->n] = sentinel;
-		sift_up(q, q->n - 1, &e);
-	}
+	if (l->len == 1) /* the lane's first: into the heap */
+		return heap_insert(q, &e);
 	return 0;
 }
 
