@@ -102,15 +102,20 @@ wait $pid
 
 # --- auto follows the power supply while it runs: AC, then the battery
 # discharging with the AC offline; each change logged, and the set
-# narrowed for one busy thread once it is power (needs 2+ CPUs); the command runs 4-5 s
-# (whole seconds of date), so it is still running at the second status read
+# narrowed for one busy thread once it is power (needs 2+ CPUs). The busy
+# thread is one process that never forks (a shell loop calling date spread
+# its work over short-lived children, which read as two small tasks); it
+# runs 4.5 s, so it is still running at the second status read
 if [ "$(nproc)" -ge 2 ]; then
 	# the tree is swapped in one rename(2), so no interval sees it half-made
 	sysfs=$(cd "$(dirname "$0")/../sysfs" && pwd)
 	mkdir -p "$tmp/psu"
 	ln -s "$sysfs/laptop-on-ac/sys" "$tmp/psu/sys"
 	"$PS" run -v --state-dir "$SD" -p auto --sysfs-root "$tmp/psu" -i 100ms -b affinity -- \
-		sh -c 'end=$(($(date +%s) + 5)); while [ $(date +%s) -lt $end ]; do :; done' 2>"$tmp/e" &
+		python3 -c 'import time
+end = time.monotonic() + 4.5
+while time.monotonic() < end:
+    pass' 2>"$tmp/e" &
 	pid=$!
 	sleep 1
 	wait_state
