@@ -196,8 +196,10 @@ int ps_live_step(struct ps_live *l, double now_s)
 	if (pol == PS_POLICY_AUTO) {
 		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
 				     &pol, why, sizeof(why), l->cfg.log, l->cfg.log_arg);
-		if (pol != l->resolved || strcmp(why, l->why))
+		if (pol != l->resolved || strcmp(why, l->why)) {
 			lg(l, "auto: %s (%s)", ps_policy_name(pol), why);
+			l->resolved_at = l->intervals;
+		}
 		snprintf(l->why, sizeof(l->why), "%s", why);
 	}
 	l->resolved = pol;

@@ -119,6 +119,7 @@ struct ps_live {
 	unsigned long long rapl_uj;
 	int have_rapl;
 	int intervals, mask_changes, threads_seen, held;
+	int resolved_at; /* the interval auto last changed its answer or reason in */
 	struct recent recent[NR_RECENT];
 	int nrecent;
 	/* masks we applied (affinity backend), to tell inherited from own */

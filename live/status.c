@@ -89,9 +89,9 @@ void ps_live_write_state(struct ps_live *l)
 		l->be->name, l->cfg.interval_s);
 	ps_cpulist_format(l->allowed_os, PS_LIVE_MAX_CPUS, list, sizeof(list));
 	fprintf(f, "\"allowed\":\"%s\",\"online\":\"%s\",\"threads\":%d,\"demand\":%.3f,"
-		"\"mask_changes\":%d,\"intervals\":%d,\"energy_j\":%.3f,\"energy\":\"%s\","
+		"\"mask_changes\":%d,\"intervals\":%d,\"resolved_at\":%d,\"energy_j\":%.3f,\"energy\":\"%s\","
 		"\"load_per_package\":[",
-		list, l->online_str, l->thr_n, l->last_demand, l->mask_changes, l->intervals,
+		list, l->online_str, l->thr_n, l->last_demand, l->mask_changes, l->intervals, l->resolved_at,
 		l->energy_j, l->have_rapl ? "measured (RAPL)" : "modeled from /proc/stat");
 	for (k = 0; k < np; k++)
 		fprintf(f, "%s%.3f", k ? "," : "", pkg_load[k]);

@@ -70,14 +70,16 @@ cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
 systemctl reload powersched.service
 wait_st requested auto 20 >/dev/null
 echo "PSVM info p-p-d profiles: $(busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles net.hadess.PowerProfiles ActiveProfile 2>&1)"
-# "within one interval": the daemon's own log line of the change
-# (journal, monotonic clock = uptime) comes after busctl started and at
-# most 1.5 s after busctl returned (p-p-d has set the profile by then):
-# one interval (0.5 s) plus a step's own time in this guest, whose 32
-# vCPUs share 2 host cores with stress-ng running. (In practice the line
-# comes before busctl's return is seen here: p-p-d's polkit check and
-# busctl's exit are the slow part.) Polling status from the shell is
-# slower than that, so status is only checked to follow, with the reason.
+# "within one interval" is counted in the daemon's own intervals, not in
+# seconds: this guest's 32 vCPUs share 2 host cores with stress-ng
+# running, and one of its steps has taken seconds in CI (a wall-clock bound
+# of busctl's return + 1.5 s failed there by 0.4 and 1.7 s). n0 is the
+# number of intervals the daemon had finished when busctl returned (read
+# after that, so n0 can only be late, which loosens nothing: the interval
+# that was running may have read the bus before the signal came, so the
+# change is due in interval n0 or n0 + 1 at the latest). resolved_at is the
+# interval in which the daemon changed its answer. The journal line of the
+# change must also come after busctl started (not an earlier change).
 # logged PROFILE SINCE: the uptime of the daemon's first
 # "auto: ... (power-profiles-daemon profile PROFILE)" line after SINCE
 logged() {
@@ -93,13 +95,13 @@ for prof in power-saver performance; do
 	ts=$(up)
 	n0=$(sj intervals)
 	t2=$(wait_st policy "$want" 30)
-	n1=$(sj intervals)
+	at=$(sj resolved_at)
 	pol=$(st policy); why=$(st why)
 	lt=$(logged "$prof" "$tb")
 	[ "$rc" = 0 ] && [ "$t2" != never ] && [ "$pol" = "\"$want\"" ] &&
 		case "$why" in *power-profiles-daemon*) true ;; *) false ;; esac &&
-		[ "$lt" != never ] && awk -v l="$lt" -v s="$ts" 'BEGIN { exit !(l <= s + 1.5) }'
-	check "systemd-ppd-$prof" $? "busctl set $prof (uptime $tb to $ts s): exit $rc $(cat /tmp/bus.err); the daemon logged $want at $lt s; status policy $pol ($why) seen by the shell $t2 s after busctl returned, $((n1 - n0)) decisions"
+		[ "$lt" != never ] && [ -n "$n0" ] && [ -n "$at" ] && [ "$at" -le $((n0 + 1)) ]
+	check "systemd-ppd-$prof" $? "busctl set $prof (uptime $tb to $ts s): exit $rc $(cat /tmp/bus.err); the daemon had finished $n0 intervals when busctl returned and changed to $want in interval $at (logged at uptime $lt s, $(awk -v l="$lt" -v s="$ts" 'BEGIN { if (l == "never") print "never"; else printf "%.2f", l - s }') s after busctl returned); status policy $pol ($why) seen by the shell $t2 s after"
 done
 mk=$(probe masks stress-ng-cpu | tr '\n' ' ')
 echo "PSVM info under performance from p-p-d: stress-ng masks $mk"
