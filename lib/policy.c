@@ -7,7 +7,8 @@
  * are radix-sorted on a 16-bit key of their utilization, a tournament tree
  * over the PUs (in spread order) finds the least loaded PU, block maxima
  * (in a candidate's order) the first bin a task fits; each candidate is
- * priced by ps_power_eval(), O(P + domains).
+ * priced in one ps_power_ws, by the PUs it uses and their domains (the idle
+ * rest of the machine summed once per decision).
  */
 #include <errno.h>
 #include <math.h>
@@ -516,7 +517,8 @@ static void swap_cand(struct ps_decision *d)
  */
 static int decide_by_model(const struct ps_topo *topo, const double *util,
 			   int n, const struct ps_policy_params *params,
-			   const struct ps_decision *prev, struct ps_decision *d)
+			   const struct ps_decision *prev, struct ps_decision *d,
+			   struct ps_power_ws *ws)
 {
 	const struct ps_model *m = params->model;
 	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
@@ -604,7 +606,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			}
 			break;
 		}
-		if (ps_power_eval(topo, m, d->pu_load, NULL, &pw))
+		if (ps_power_ws_eval(ws, d->pu_load, NULL, &pw))
 			return -EINVAL;
 		if (c == PS_CAND_PERFORMANCE) {
 			perf_tp = pw.throughput;
@@ -683,8 +685,18 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		return 0;
 	}
 
-	if (params->model)
-		return decide_by_model(topo, util, nr_tasks, params, prev, out);
+	if (params->model) {
+		/* one workspace for the candidates: each is priced by the PUs
+		 * it uses, the idle rest of the machine summed once */
+		struct ps_power_ws *ws = ps_power_ws_new(topo, params->model);
+		int r;
+
+		if (!ws)
+			return -ENOMEM;
+		r = decide_by_model(topo, util, nr_tasks, params, prev, out, ws);
+		ps_power_ws_free(ws);
+		return r;
+	}
 	used = assign_packed(topo, util, nr_tasks, params->target_fill,
 			     topo->pack_order, topo->pack_rank, NULL, out);
 	if (used < 0) {

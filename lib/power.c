@@ -580,121 +580,266 @@ static int freq_dom(const struct ps_topo *topo, const struct ps_model *m, int pu
 	return d;
 }
 
-int ps_power_eval(const struct ps_topo *topo, const struct ps_model *m,
-		  const double *pu_demand, double *pu_busy,
-		  struct ps_power *out)
-{
+/*
+ * The workspace: scratch arrays, and the machine's watts with every PU idle
+ * (the sum of each PU's and each domain's idle watts, coordinated idle
+ * aside). A placement is then priced from what it uses: the cores with a
+ * busy PU, their domains up to the root, and the coordinated-idle term,
+ * which depends on every domain of its level (the idle ones share one
+ * value). So its cost grows with the busy PUs, not with the machine: the
+ * policy prices several candidates per decision and the simulator's oracle
+ * several orders per interval, and at light load on 1,024 PUs most of the
+ * machine is idle in all of them.
+ */
+struct ps_power_ws {
+	const struct ps_topo *t;
+	const struct ps_model *m;
 	struct kinfo ki[PS_MAX_KINDS];
-	double *b, *w, *idle, *umax, *sdem, *speed;
-	double demand = 0, work = 0, p = 0, qall = 1;
-	int *state, i, k, P = topo->nr_pus, D = topo->nr_doms, nzero = 0;
-	int pstates = 0;
+	int pstates;
+	double pu_idle_w;   /* one idle PU's own watts */
+	double base_w;      /* everything idle, without coordinated idle */
+	int nr_coord;       /* domains with the coordinated-idle term */
+	double *dom_idle_w; /* [D] an idle domain's watts, without that term */
+	unsigned char *dom_coord; /* [D] the domain has that term */
+	double *b, *w, *speed, *sdem; /* [P] */
+	double *idle, *umax;      /* [D] */
+	int *state;               /* [D] */
+	unsigned *mark;           /* [D] the evaluation that last touched it */
+	unsigned gen;
+	int *doms;                /* [D] the touched domains */
+	int *pus;                 /* [P] the PUs with demand */
+};
 
-	for (i = 0; i < P; i++)
+/*
+ * A domain's watts at busy fraction @bd (1 - the product of its PUs' idle
+ * fractions), coordinated idle left out: the core level priced by its
+ * kind (and its performance state @state, -1 if none), the other levels by
+ * the model's idle and active watts. Sets *coord when the domain carries
+ * the coordinated-idle term.
+ */
+static double dom_watts(const struct ps_power_ws *ws, int i, double bd,
+			int state, unsigned char *coord)
+{
+	const struct ps_model *m = ws->m;
+	const struct ps_domain *d = &ws->t->doms[i];
+	unsigned types = d->types;
+	double p = 0;
+
+	if ((types & (1u << PS_LVL_CORE)) && d->pu_hi > d->pu_lo) {
+		const struct kinfo *x = &ws->ki[ws->t->pus[d->pu_lo].kind];
+		double act = x->own_core_w ? x->act : m->active_w[PS_LVL_CORE];
+
+		if (x->ps && state >= 0)
+			act = x->ps->watts[state];
+		p += bd * act + (1 - bd) *
+		     (x->own_core_w ? x->idle : m->idle_w[PS_LVL_CORE]);
+		types &= ~(1u << PS_LVL_CORE);
+	}
+	*coord = m->coord_level >= 0 && (types & (1u << m->coord_level));
+	if (*coord)
+		types &= ~(1u << m->coord_level);
+	return p + level_watts(m, types, bd);
+}
+
+struct ps_power_ws *ps_power_ws_new(const struct ps_topo *topo,
+				    const struct ps_model *m)
+{
+	struct ps_power_ws *ws = calloc(1, sizeof(*ws));
+	int P = topo->nr_pus, D = topo->nr_doms, i, k;
+
+	if (!ws)
+		return NULL;
+	ws->t = topo;
+	ws->m = m;
+	ws->dom_idle_w = malloc(sizeof(double) * (size_t)(3 * D));
+	ws->b = malloc(sizeof(double) * (size_t)(4 * P));
+	ws->state = malloc(sizeof(int) * (size_t)D);
+	ws->mark = calloc((size_t)D, sizeof(unsigned));
+	ws->doms = malloc(sizeof(int) * (size_t)D);
+	ws->pus = malloc(sizeof(int) * (size_t)P);
+	ws->dom_coord = malloc((size_t)D);
+	if (!ws->dom_idle_w || !ws->b || !ws->state || !ws->mark || !ws->doms ||
+	    !ws->pus || !ws->dom_coord) {
+		ps_power_ws_free(ws);
+		return NULL;
+	}
+	ws->idle = ws->dom_idle_w + D;
+	ws->umax = ws->idle + D;
+	ws->w = ws->b + P;
+	ws->speed = ws->w + P;
+	ws->sdem = ws->speed + P;
+	for (k = 0; k < topo->nr_kinds; k++) {
+		kind_info(m, topo, k, &ws->ki[k]);
+		ws->pstates |= ws->ki[k].ps != NULL;
+	}
+	ws->pu_idle_w = level_watts(m, 1u << PS_LVL_PU, 0);
+	ws->base_w = P * ws->pu_idle_w;
+	for (i = 0; i < D; i++) {
+		ws->dom_idle_w[i] = dom_watts(ws, i, 0, -1, &ws->dom_coord[i]);
+		ws->base_w += ws->dom_idle_w[i];
+		ws->nr_coord += ws->dom_coord[i];
+	}
+	return ws;
+}
+
+void ps_power_ws_free(struct ps_power_ws *ws)
+{
+	if (!ws)
+		return;
+	free(ws->dom_idle_w);
+	free(ws->b);
+	free(ws->state);
+	free(ws->mark);
+	free(ws->doms);
+	free(ws->pus);
+	free(ws->dom_coord);
+	free(ws);
+}
+
+static int cmp_int_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x < y) - (x > y);
+}
+
+int ps_power_ws_eval(struct ps_power_ws *ws, const double *pu_demand,
+		     double *pu_busy, struct ps_power *out)
+{
+	const struct ps_topo *topo = ws->t;
+	const struct ps_model *m = ws->m;
+	double demand = 0, work = 0, p = ws->base_w, qall = 1, q;
+	int P = topo->nr_pus, i, j, nd = 0, np = 0, nzero = 0, ncoord = 0;
+	int done_hi = 0;
+
+	for (i = 0; i < P; i++) {
 		if (!(pu_demand[i] >= 0))
 			return -EINVAL;
-	b = malloc(sizeof(double) * (4 * P + 2 * D) + sizeof(int) * D);
-	if (!b)
-		return -ENOMEM;
-	w = b + P;
-	sdem = w + P;
-	speed = sdem + P;
-	idle = speed + P;
-	umax = idle + D;
-	state = (int *)(umax + D);
-	for (k = 0; k < topo->nr_kinds; k++) {
-		kind_info(m, topo, k, &ki[k]);
-		pstates |= ki[k].ps != NULL;
+		if (pu_demand[i] > 0)
+			ws->pus[np++] = i;
 	}
-	for (i = 0; i < D; i++) {
-		idle[i] = 1.0;
-		umax[i] = 0;
-		state[i] = -1;
-	}
-	/* schedutil's state per frequency domain */
-	if (pstates) {
-		for (i = 0; i < P; i++) {
-			const struct kinfo *x = &ki[topo->pus[i].kind];
-			int fd = freq_dom(topo, m, i);
-			double u = fmin(1.0, pu_demand[i] / x->cap);
-
-			umax[fd] = fmax(umax[fd], u);
-		}
-	}
-	for (i = 0; i < P; i++) {
-		const struct kinfo *x = &ki[topo->pus[i].kind];
-		double f = 1.0;
-
-		if (x->ps) {
-			int fd = freq_dom(topo, m, i);
-			int j = pick_state(x->ps, umax[fd]);
-
-			f = x->ps->cap[j];
-			state[topo->pus[i].dom] = j;
-		}
-		speed[i] = x->cap * f;
-		sdem[i] = pu_demand[i] / speed[i];
-	}
-	for (i = 0; i < P;) {
-		const struct ps_pu *pu = &topo->pus[i];
-		int n = pu->nr_siblings > 1 ? pu->nr_siblings : 1, q;
-
-		core_solve(m->smt_gain, sdem, i, i + n, b, w);
-		for (q = i; q < i + n; q++)
-			w[q] *= speed[q];
-		i += n;
-	}
-	for (i = 0; i < P; i++) {
-		demand += pu_demand[i];
-		work += w[i];
-		p += level_watts(m, 1u << PS_LVL_PU, b[i]);
-		idle[topo->pus[i].dom] *= 1 - b[i];
-	}
-	/* children have larger indices than their parents: go bottom-up */
-	for (i = D - 1; i > 0; i--)
-		idle[topo->doms[i].parent] *= idle[i];
-	if (m->coord_level >= 0)
-		for (i = 0; i < D; i++)
-			if (topo->doms[i].types & (1u << m->coord_level)) {
-				if (idle[i] > 0)
-					qall *= idle[i];
-				else
-					nzero++;
-			}
-	for (i = 0; i < D; i++) {
-		const struct ps_domain *d = &topo->doms[i];
-		double bd = 1 - idle[i];
-		unsigned types = d->types;
-
-		if ((types & (1u << PS_LVL_CORE)) && d->pu_hi > d->pu_lo) {
-			const struct kinfo *x = &ki[topo->pus[d->pu_lo].kind];
-			double act = x->own_core_w ? x->act : m->active_w[PS_LVL_CORE];
-
-			if (x->ps && state[i] >= 0)
-				act = x->ps->watts[state[i]];
-			p += bd * act + (1 - bd) *
-			     (x->own_core_w ? x->idle : m->idle_w[PS_LVL_CORE]);
-			types &= ~(1u << PS_LVL_CORE);
-		}
-		if (m->coord_level >= 0 && (types & (1u << m->coord_level))) {
-			int l = m->coord_level;
-			/* every other one idle: the product without this one */
-			double q = idle[i] > 0 ? (nzero ? 0 : qall / idle[i]) :
-				   (nzero > 1 ? 0 : qall);
-
-			p += bd * m->active_w[l] + (1 - bd) *
-			     (q * m->idle_w[l] + (1 - q) * m->coord_shallow_w);
-			types &= ~(1u << l);
-		}
-		p += level_watts(m, types, bd);
+	if (++ws->gen == 0) {
+		memset(ws->mark, 0, sizeof(unsigned) * (size_t)topo->nr_doms);
+		ws->gen = 1;
 	}
 	if (pu_busy)
-		memcpy(pu_busy, b, sizeof(double) * P);
-	free(b);
+		memset(pu_busy, 0, sizeof(double) * (size_t)P);
+	/* the domains above each busy PU, and each frequency domain's
+	 * highest utilization (schedutil picks its state by it) */
+	for (j = 0; j < np; j++) {
+		int pu = ws->pus[j], d;
+
+		for (d = topo->pus[pu].dom; d >= 0 && ws->mark[d] != ws->gen;
+		     d = topo->doms[d].parent) {
+			ws->mark[d] = ws->gen;
+			ws->idle[d] = 1.0;
+			ws->umax[d] = 0;
+			ws->state[d] = -1;
+			ws->doms[nd++] = d;
+		}
+		if (ws->pstates) {
+			const struct kinfo *x = &ws->ki[topo->pus[pu].kind];
+			int fd = freq_dom(topo, m, pu);
+
+			ws->umax[fd] = fmax(ws->umax[fd], fmin(1.0, pu_demand[pu] / x->cap));
+		}
+	}
+	/* each core with a busy PU, once: its PUs' busy time and work */
+	for (j = 0; j < np; j++) {
+		const struct ps_pu *pu = &topo->pus[ws->pus[j]];
+		int lo = ws->pus[j], hi, qq;
+
+		if (lo < done_hi)
+			continue;
+		if (pu->nr_siblings > 1) {
+			lo = topo->doms[pu->dom].pu_lo;
+			hi = lo + pu->nr_siblings;
+		} else {
+			hi = lo + 1;
+		}
+		for (qq = lo; qq < hi; qq++) {
+			const struct kinfo *x = &ws->ki[topo->pus[qq].kind];
+			double f = 1.0;
+
+			if (x->ps) {
+				int st = pick_state(x->ps, ws->umax[freq_dom(topo, m, qq)]);
+
+				f = x->ps->cap[st];
+				ws->state[topo->pus[qq].dom] = st;
+			}
+			ws->speed[qq] = x->cap * f;
+			ws->sdem[qq] = pu_demand[qq] / ws->speed[qq];
+		}
+		core_solve(m->smt_gain, ws->sdem, lo, hi, ws->b, ws->w);
+		for (qq = lo; qq < hi; qq++) {
+			double bq = ws->b[qq];
+
+			ws->w[qq] *= ws->speed[qq];
+			demand += pu_demand[qq];
+			work += ws->w[qq];
+			p += level_watts(m, 1u << PS_LVL_PU, bq) - ws->pu_idle_w;
+			ws->idle[topo->pus[qq].dom] *= 1 - bq;
+			if (pu_busy)
+				pu_busy[qq] = bq;
+		}
+		done_hi = hi;
+	}
+	/* children have larger indices than their parents: go bottom-up */
+	qsort(ws->doms, (size_t)nd, sizeof(int), cmp_int_desc);
+	for (j = 0; j < nd; j++) {
+		i = ws->doms[j];
+		if (i > 0)
+			ws->idle[topo->doms[i].parent] *= ws->idle[i];
+		if (ws->dom_coord[i]) {
+			ncoord++;
+			if (ws->idle[i] > 0)
+				qall *= ws->idle[i];
+			else
+				nzero++;
+		}
+	}
+	for (j = 0; j < nd; j++) {
+		unsigned char coord;
+		double bd;
+
+		i = ws->doms[j];
+		bd = 1 - ws->idle[i];
+		p += dom_watts(ws, i, bd, ws->state[i], &coord) - ws->dom_idle_w[i];
+		if (coord) {
+			int l = m->coord_level;
+			/* every other one idle: the product without this one */
+			q = ws->idle[i] > 0 ? (nzero ? 0 : qall / ws->idle[i]) :
+			    (nzero > 1 ? 0 : qall);
+			p += bd * m->active_w[l] + (1 - bd) *
+			     (q * m->idle_w[l] + (1 - q) * m->coord_shallow_w);
+		}
+	}
+	if (ws->nr_coord > ncoord) {
+		/* the idle ones: every other one idle is the whole product */
+		int l = m->coord_level;
+
+		q = nzero ? 0 : qall;
+		p += (ws->nr_coord - ncoord) *
+		     (q * m->idle_w[l] + (1 - q) * m->coord_shallow_w);
+	}
 	out->power_w = p;
 	out->demand = demand;
 	out->work = work;
 	out->throughput = demand > 0 ? work / demand : 1.0;
 	out->energy_per_work = work > 0 ? p / work : 0.0;
 	return 0;
+}
+
+int ps_power_eval(const struct ps_topo *topo, const struct ps_model *m,
+		  const double *pu_demand, double *pu_busy,
+		  struct ps_power *out)
+{
+	struct ps_power_ws *ws = ps_power_ws_new(topo, m);
+	int r;
+
+	if (!ws)
+		return -ENOMEM;
+	r = ps_power_ws_eval(ws, pu_demand, pu_busy, out);
+	ps_power_ws_free(ws);
+	return r;
 }

@@ -36,6 +36,7 @@ struct ps_oracle {
 	double *last;
 	int nlast;
 	double last_power;
+	struct ps_power_ws *ws; /* prices an order's placement by its busy PUs */
 };
 
 static int cmp_desc(const void *a, const void *b)
@@ -65,8 +66,9 @@ int ps_oracle_new(const struct ps_topo *t, const struct ps_model *m,
 	o->sorted = malloc(sizeof(double) * (max_tasks + 1));
 	o->last = malloc(sizeof(double) * (max_tasks + 1));
 	o->nlast = -1;
+	o->ws = ps_power_ws_new(t, m);
 	if (!o->orders[0] || !o->orders[1] || !o->orders[2] || !o->pu_dem ||
-	    !o->tree || !o->sorted || !o->last) {
+	    !o->tree || !o->sorted || !o->last || !o->ws) {
 		ps_oracle_free(o);
 		return -ENOMEM;
 	}
@@ -89,6 +91,7 @@ void ps_oracle_free(struct ps_oracle *o)
 	free(o->tree);
 	free(o->sorted);
 	free(o->last);
+	ps_power_ws_free(o->ws);
 	free(o);
 }
 
@@ -177,7 +180,7 @@ int ps_oracle_power(struct ps_oracle *o, const double *demand, int n,
 
 		if (!ffd(o, o->orders[ord], n))
 			continue;
-		if (ps_power_eval(t, o->m, o->pu_dem, NULL, &pw))
+		if (ps_power_ws_eval(o->ws, o->pu_dem, NULL, &pw))
 			return -ENOMEM;
 		if (pw.work >= 0.999 * sum && pw.power_w < best)
 			best = pw.power_w;
@@ -195,7 +198,7 @@ int ps_oracle_power(struct ps_oracle *o, const double *demand, int n,
 
 		for (i = 0; i < t->nr_pus; i++)
 			o->pu_dem[i] = 1.0;
-		if (ps_power_eval(t, o->m, o->pu_dem, NULL, &pw))
+		if (ps_power_ws_eval(o->ws, o->pu_dem, NULL, &pw))
 			return -ENOMEM;
 		best = pw.power_w;
 	}

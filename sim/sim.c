@@ -182,6 +182,7 @@ struct sim {
 	struct ps_oracle *oracle;
 	double *odem;
 	double *pu_dem;
+	struct ps_power_ws *pw_ws; /* prices each interval's run by its busy PUs */
 
 	double *lat;
 	long nlat, caplat;
@@ -1530,7 +1531,7 @@ static int on_interval(struct sim *s)
 		s->pu_dem[p] = s->pu[p].work_iv / dt;
 		s->pu[p].work_iv = 0;
 	}
-	r = ps_power_eval(s->t, s->m, s->pu_dem, NULL, &pw);
+	r = ps_power_ws_eval(s->pw_ws, s->pu_dem, NULL, &pw);
 	if (r)
 		return r;
 	s->r->model_energy_j += pw.power_w * dt;
@@ -1787,11 +1788,12 @@ static int setup(struct sim *s)
 	s->ll_dirty = calloc(t->nr_pus, 1);
 	s->dom_busy = calloc(t->nr_doms, sizeof(int));
 	s->pu_dem = calloc(t->nr_pus, sizeof(double));
+	s->pw_ws = ps_power_ws_new(t, s->m);
 	r->pu_busy_s = calloc(t->nr_pus, sizeof(double));
 	r->snap = calloc(t->nr_pus, sizeof(*r->snap));
 	if (!s->tk || !s->item_base || !s->item_cpu_iv || !s->item_rel_iv ||
 	    !s->trace_pos || !s->pu || !s->core || !s->allowed || !s->idle_pu ||
-	    !s->idle_core || !s->dom_busy || !s->pu_dem || !r->pu_busy_s || !r->snap ||
+	    !s->idle_core || !s->dom_busy || !s->pu_dem || !s->pw_ws || !r->pu_busy_s || !r->snap ||
 	    !s->over || !s->core2 || !s->ll_min || !s->ll_arg || !s->ll_max ||
 	    !s->ll_list || !s->ll_dirty)
 		return -ENOMEM;
@@ -1957,6 +1959,7 @@ static void teardown(struct sim *s)
 	free(s->ll_dirty);
 	free(s->dom_busy);
 	free(s->pu_dem);
+	ps_power_ws_free(s->pw_ws);
 	free(s->uin);
 	free(s->odem);
 	free(s->slot);

@@ -151,7 +151,8 @@ void ps_decision_fini(struct ps_decision *d);
  * @out: initialised for @topo; may not be @prev
  *
  * Return: 0, or -EINVAL for auto, a bad utilization, too many tasks or bad
- * parameters (out is then left as it was).
+ * parameters (out is then left as it was); -ENOMEM when a model's pricing
+ * finds no memory (out then holds no decision).
  */
 int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		     const double *util, int nr_tasks,

@@ -5,6 +5,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -136,6 +139,125 @@ static void test_two_packages(void **state)
 	d[2] = 0.5;
 	eval("pack:2 core:1 pu:2", d, &p);
 	assert_float_equal(p.power_w, 2 * (0.5 + 5.5 + 3.5) + 3, 1e-9);
+}
+
+/*
+ * The workspace prices a demand from the busy PUs up, on top of the idle
+ * machine summed once. Two packages of two single-PU cores, tiny model:
+ * idle = 4 cores x 1 + 2 packages x 2 + machine 3 = 11 W. One PU busy adds
+ * its PU (1 - 0), its core (10 - 1) and its package (5 - 2), the machine
+ * staying at 3: 24 W. One PU on each package: 11 + 2 x 13 = 37 W.
+ */
+static void test_workspace_arithmetic(void **state)
+{
+	struct ps_topo *t = load_topo("pack:2 core:2 pu:1");
+	struct ps_power_ws *ws;
+	struct ps_model m;
+	struct ps_power p;
+	double d[4] = { 0, 0, 0, 0 }, b[4];
+	char err[128];
+
+	(void)state;
+	assert_int_equal(ps_model_parse(tiny_model, &m, err, sizeof(err)), 0);
+	ws = ps_power_ws_new(t, &m);
+	assert_non_null(ws);
+	assert_int_equal(ps_power_ws_eval(ws, d, NULL, &p), 0);
+	assert_float_equal(p.power_w, 11.0, 1e-9);
+	d[1] = 1;
+	assert_int_equal(ps_power_ws_eval(ws, d, b, &p), 0);
+	assert_float_equal(p.power_w, 24.0, 1e-9);
+	assert_float_equal(b[0], 0, 0);
+	assert_float_equal(b[1], 1, 1e-12);
+	d[3] = 1;
+	assert_int_equal(ps_power_ws_eval(ws, d, NULL, &p), 0);
+	assert_float_equal(p.power_w, 37.0, 1e-9);
+	/* half busy on one PU: 11 + 0.5 x 13 */
+	d[1] = 0;
+	d[3] = 0.5;
+	assert_int_equal(ps_power_ws_eval(ws, d, NULL, &p), 0);
+	assert_float_equal(p.power_w, 17.5, 1e-9);
+	assert_float_equal(p.work, 0.5, 1e-12);
+	/* a bad demand is refused and leaves the workspace usable */
+	d[2] = NAN;
+	assert_int_equal(ps_power_ws_eval(ws, d, NULL, &p), -EINVAL);
+	d[2] = -1;
+	assert_int_equal(ps_power_ws_eval(ws, d, NULL, &p), -EINVAL);
+	d[2] = 0;
+	assert_int_equal(ps_power_ws_eval(ws, d, NULL, &p), 0);
+	assert_float_equal(p.power_w, 17.5, 1e-9);
+	ps_power_ws_free(ws);
+	ps_topo_free(t);
+}
+
+/*
+ * One workspace used for many demands in a row gives what a fresh one gives
+ * for each: nothing of one evaluation (the touched domains, their idle
+ * products, performance states) leaks into the next. Shipped models with
+ * performance states, per-package frequency, coordinated idle and two CPU
+ * kinds, on their machines; sparse, dense, overloaded and idle demands.
+ */
+static void test_workspace_reuse(void **state)
+{
+	static const struct { const char *model, *topo; } cases[] = {
+		{ "xeon-e5-2680-2s", "pack:2 core:8 pu:2" },
+		{ "xeon-scalable-2s", "pack:2 core:4 pu:2" },
+		{ "laptop-i7-1260p", "hybrid-laptop-i7-1260p.xml" },
+		{ "epyc-7313p-1s", "epyc-7313p-1s.xml" },
+	};
+	const char *src = getenv("PS_SRCDIR");
+	unsigned seed = 7;
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char path[4096], err[128];
+		struct ps_topo *t;
+		struct ps_model m;
+		struct ps_power_ws *ws;
+		double *d, *b1, *b2;
+		int it, i, P;
+
+		if (strstr(cases[c].topo, ".xml"))
+			snprintf(path, sizeof(path), "%s/tests/topo/%s", src ? src : ".",
+				 cases[c].topo);
+		else
+			snprintf(path, sizeof(path), "%s", cases[c].topo);
+		t = load_topo(path);
+		assert_int_equal(ps_model_load(cases[c].model, &m, err, sizeof(err)), 0);
+		ws = ps_power_ws_new(t, &m);
+		assert_non_null(ws);
+		P = t->nr_pus;
+		d = calloc((size_t)P, sizeof(double));
+		b1 = calloc((size_t)P, sizeof(double));
+		b2 = calloc((size_t)P, sizeof(double));
+		assert_non_null(d);
+		assert_non_null(b1);
+		assert_non_null(b2);
+		for (it = 0; it < 400; it++) {
+			/* busy share: 0, 5%, 30%, 100% of the PUs, some above 1 */
+			double share = (double[]){ 0, 0.05, 0.3, 1.0 }[it % 4];
+			struct ps_power a, w;
+
+			for (i = 0; i < P; i++) {
+				double r = rand_r(&seed) / (double)RAND_MAX;
+
+				d[i] = rand_r(&seed) / (double)RAND_MAX < share ?
+				       (r < 0.1 ? 1 + 10 * r : r) : 0;
+			}
+			assert_int_equal(ps_power_eval(t, &m, d, b1, &a), 0);
+			assert_int_equal(ps_power_ws_eval(ws, d, b2, &w), 0);
+			assert_float_equal(w.power_w, a.power_w, 1e-9 * a.power_w);
+			assert_float_equal(w.work, a.work, 1e-9);
+			assert_float_equal(w.demand, a.demand, 1e-9);
+			for (i = 0; i < P; i++)
+				assert_float_equal(b2[i], b1[i], 1e-12);
+		}
+		free(d);
+		free(b1);
+		free(b2);
+		ps_power_ws_free(ws);
+		ps_topo_free(t);
+	}
 }
 
 static void test_seeds_saving(void **state)
@@ -322,6 +444,8 @@ int main(void)
 		cmocka_unit_test(test_overload),
 		cmocka_unit_test(test_two_packages),
 		cmocka_unit_test(test_seeds_saving),
+		cmocka_unit_test(test_workspace_arithmetic),
+		cmocka_unit_test(test_workspace_reuse),
 		cmocka_unit_test(test_model_errors),
 		cmocka_unit_test(test_model_files),
 	};
