@@ -48,6 +48,15 @@ int ps_cli_policy(const char *s, enum ps_policy *p);
  */
 int ps_cli_state_dir(char *out, size_t len, int create);
 
+/* A file's text (at most len - 1 bytes, NUL-terminated): its length, -errno. */
+int ps_cli_read_text(const char *path, char *buf, size_t len);
+/*
+ * 1 when the instance of @pid whose files are in @dir is alive: its
+ * journal's owner line names its start time (a reused PID has another; a
+ * dry run has no journal: the PID alone). *start: its start time, 0 gone.
+ */
+int ps_cli_instance_alive(const char *dir, long pid, unsigned long long *start);
+
 int ps_cmd_plan(int argc, char **argv);
 int ps_cmd_sim(int argc, char **argv);
 int ps_cmd_run(int argc, char **argv);

@@ -4,12 +4,14 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "ps/live.h"
 
 void ps_err(const char *fmt, ...)
 {
@@ -155,4 +157,51 @@ int ps_cli_state_dir(char *out, size_t len, int create)
 		return 1;
 	}
 	return 0;
+}
+
+int ps_cli_read_text(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static unsigned long long starttime_of(long pid)
+{
+	char path[64], buf[1024];
+	struct ps_live_stat st;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if (ps_cli_read_text(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
+		return 0;
+	return st.starttime;
+}
+
+/* 1: the instance is alive. Its journal's owner line names its start time
+ * (a reused PID has another); a dry run has no journal: the PID alone. */
+int ps_cli_instance_alive(const char *dir, long pid, unsigned long long *start)
+{
+	char path[1100], line[1200];
+	struct ps_journal_rec rec;
+	FILE *f;
+
+	*start = starttime_of(pid);
+	if (!*start)
+		return 0;
+	snprintf(path, sizeof(path), "%s/journal.%ld", dir, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	if (ps_journal_parse_line(line, &rec) || rec.kind != 'o')
+		return 1;
+	return rec.id == pid && rec.starttime == *start;
 }

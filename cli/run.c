@@ -9,9 +9,12 @@
  * Signals are taken synchronously (sigtimedwait), so no handler runs at an
  * awkward moment. status is in status.c.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <json.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ps/live.h"
 #include "ps/liveconf.h"
 #include "ps/livectl.h"
 #include "ps/ppd.h"
@@ -40,6 +44,118 @@ static void log_line(void *arg, const char *msg)
 
 	if (!*quiet)
 		fprintf(stderr, "powersched: %s\n", msg);
+}
+
+/* Is list (a CPU list) the same set as bits? */
+static int same_set(const char *list, const unsigned char *bits, unsigned char *tmp)
+{
+	return list && !ps_cpulist_parse(list, tmp, CPU_SETSIZE) &&
+	       !memcmp(tmp, bits, CPU_SETSIZE);
+}
+
+/* Did the live daemon whose state file is @o apply the set @mine (its
+ * current set or one of its recent ones)? */
+static int daemon_applied(struct json_object *o, const unsigned char *mine,
+			  unsigned char *tmp)
+{
+	struct json_object *v, *rec, *e;
+	size_t k;
+
+	if (json_object_object_get_ex(o, "allowed", &v) &&
+	    same_set(json_object_get_string(v), mine, tmp))
+		return 1;
+	if (!json_object_object_get_ex(o, "recent", &rec) ||
+	    !json_object_is_type(rec, json_type_array))
+		return 0;
+	for (k = 0; k < json_object_array_length(rec); k++) {
+		e = json_object_array_get_idx(rec, k);
+		if (json_object_object_get_ex(e, "allowed", &v) &&
+		    same_set(json_object_get_string(v), mine, tmp))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * run started from a shell a running daemon confined inherits the daemon's
+ * set, and its command would keep it: run leaves a mask that is not the
+ * machine's alone, as the user's. A set is the daemon's when its state
+ * file (in our state directory or root's) lists it as its current or a
+ * recent one; then run widens itself to the online CPUs before it starts
+ * the command, and the daemon leaves run's tree to run. A set of the
+ * user's own (taskset) is not a daemon's and is kept.
+ */
+/* The PID of a live daemon with state in @dir that applied @mine, or 0. */
+static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned char *tmp)
+{
+	char buf[16384], path[1100];
+	struct dirent **de;
+	long found = 0;
+	int i, n = scandir(dir, &de, NULL, alphasort);
+
+	for (i = 0; i < n; i++) {
+		struct json_object *o = NULL, *v;
+		unsigned long long start;
+		long pid = strtol(de[i]->d_name + (strncmp(de[i]->d_name, "state.", 6) ? 0 : 6),
+				  NULL, 10);
+
+		if (!found && pid > 0 && !strstr(de[i]->d_name, ".tmp") &&
+		    strstr(de[i]->d_name, ".json") &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, de[i]->d_name) > 0 &&
+		    ps_cli_read_text(path, buf, sizeof(buf)) > 0 &&
+		    (o = json_tokener_parse(buf)) &&
+		    json_object_object_get_ex(o, "name", &v) &&
+		    !strcmp(json_object_get_string(v), "daemon") &&
+		    ps_cli_instance_alive(dir, pid, &start) && daemon_applied(o, mine, tmp))
+			found = pid;
+		json_object_put(o);
+		free(de[i]);
+	}
+	if (n > 0)
+		free(de);
+	return found;
+}
+
+/*
+ * run started from a shell a running daemon confined inherits the daemon's
+ * set, and its command would keep it: run leaves a mask that is not the
+ * machine's alone, as the user's. A set is the daemon's when its state
+ * file (in our state directory or root's) lists it as its current or a
+ * recent one; then run widens itself to the online CPUs before it starts
+ * the command, and the daemon leaves run's tree to run. A set of the
+ * user's own (taskset) is not a daemon's and is kept.
+ */
+static void leave_daemon_set(const char *state_dir, int quiet)
+{
+	unsigned char mine[CPU_SETSIZE], tmp[CPU_SETSIZE], on[CPU_SETSIZE];
+	char buf[4096], list[256], msg[512];
+	cpu_set_t cur;
+	long pid;
+	int i;
+
+	if (sched_getaffinity(0, sizeof(cur), &cur) ||
+	    ps_cli_read_text("/sys/devices/system/cpu/online", buf, sizeof(buf)) <= 0 ||
+	    ps_cpulist_parse(buf, on, CPU_SETSIZE))
+		return;
+	for (i = 0; i < CPU_SETSIZE; i++)
+		mine[i] = CPU_ISSET(i, &cur) != 0;
+	if (!memcmp(mine, on, CPU_SETSIZE))
+		return;
+	pid = daemon_of_set(state_dir, mine, tmp);
+	if (!pid && strcmp(state_dir, PS_SYSTEM_STATE_DIR))
+		pid = daemon_of_set(PS_SYSTEM_STATE_DIR, mine, tmp);
+	if (!pid)
+		return;
+	CPU_ZERO(&cur);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (on[i])
+			CPU_SET(i, &cur);
+	ps_cpulist_format(mine, CPU_SETSIZE, list, sizeof(list));
+	if (!sched_setaffinity(0, sizeof(cur), &cur)) {
+		snprintf(msg, sizeof(msg), "started on the set %s of the daemon (pid %ld), "
+			 "not the user's: widened to the online CPUs for the command", list, pid);
+		log_line(&quiet, msg);
+	}
 }
 
 static double now_s(void)
@@ -471,6 +587,8 @@ int ps_cmd_run(int argc, char **argv)
 	cfg.name = "run";
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
+	if (!cfg.dry_run)
+		leave_daemon_set(cfg.state_dir, o.quiet);
 	block_signals(&set, &old);
 	r = open_live(&cfg, &l);
 	if (r)

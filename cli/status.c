@@ -73,53 +73,6 @@ static double jnum(struct json_object *o, const char *key)
 	return json_object_get_double(v);
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return (int)n;
-}
-
-static unsigned long long starttime_of(long pid)
-{
-	char path[64], buf[1024];
-	struct ps_live_stat st;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if (read_text(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st))
-		return 0;
-	return st.starttime;
-}
-
-/* 1: the instance is alive. Its journal's owner line names its start time
- * (a reused PID has another); a dry run has no journal: the PID alone. */
-static int instance_alive(const char *dir, long pid, unsigned long long *start)
-{
-	char path[1100], line[1200];
-	struct ps_journal_rec rec;
-	FILE *f;
-
-	*start = starttime_of(pid);
-	if (!*start)
-		return 0;
-	snprintf(path, sizeof(path), "%s/journal.%ld", dir, pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	if (ps_journal_parse_line(line, &rec) || rec.kind != 'o')
-		return 1;
-	return rec.id == pid && rec.starttime == *start;
-}
-
 /* "1h 2min", "3min 4s", "5.2s" */
 static void fmt_dur(double s, char *out, size_t len)
 {
@@ -140,7 +93,7 @@ static double uptime_of(unsigned long long start)
 	char buf[128];
 	long hz = sysconf(_SC_CLK_TCK);
 
-	if (read_text("/proc/uptime", buf, sizeof(buf)) <= 0)
+	if (ps_cli_read_text("/proc/uptime", buf, sizeof(buf)) <= 0)
 		return -1;
 	if (hz <= 0)
 		hz = 100;
@@ -163,7 +116,7 @@ static long child_of(long pid, char *cmd, size_t len)
 		if (p <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/stat", p);
-		if (read_text(path, buf, sizeof(buf)) > 0 && !ps_live_parse_stat(buf, &st) &&
+		if (ps_cli_read_text(path, buf, sizeof(buf)) > 0 && !ps_live_parse_stat(buf, &st) &&
 		    st.ppid == pid)
 			found = p;
 	}
@@ -266,7 +219,7 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	char cmd[128], dur[32], buf[512];
 	double up, acc;
 
-	alive = instance_alive(dir, pid, &start);
+	alive = ps_cli_instance_alive(dir, pid, &start);
 	printf("%s%s powersched %s, pid %ld\n", c->n ? "\n" : "", c->bullet, name, pid);
 	up = alive ? uptime_of(start) : -1;
 	if (up >= 0) {
@@ -357,7 +310,7 @@ static int show_dir(struct status_ctx *c, const char *dir, int json)
 		return -errno;
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, de[i]->d_name);
-		if (read_text(path, buf, sizeof(buf)) > 0) {
+		if (ps_cli_read_text(path, buf, sizeof(buf)) > 0) {
 			buf[strcspn(buf, "\n")] = '\0';
 			if (json) {
 				printf("%s%s", c->n ? "," : "", buf);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer harness: the live side's parsers (a /proc stat line, a CPU
- * list, a journal line) never crash; a CPU list that parses formats back to
+ * list, a journal line, /proc/self/mountinfo) never crash; a CPU list that parses formats back to
  * the same set. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	(void)ps_live_parse_stat(s, &st);
 	(void)ps_journal_parse_line(s, &rec);
+	{
+		long gid;
+
+		if (ps_live_parse_proc_mount(s, &gid) < 0)
+			abort();
+	}
 	if (ps_cpulist_parse(s, a, 256) == 0) {
 		if (ps_cpulist_format(a, 256, out, sizeof(out)) ||
 		    ps_cpulist_parse(out, b, 256) || memcmp(a, b, sizeof(a)))

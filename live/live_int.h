@@ -52,6 +52,8 @@ struct proc_ent {
 	unsigned long long start; /* 0: not read (daemon) */
 	signed char marked;       /* managed in that scan */
 	signed char excluded; /* daemon: in an excluded cgroup; -1 not read yet */
+	signed char inst;     /* daemon: a `powersched run` (its tree is its own) */
+	signed char young;    /* daemon: first seen in the last scan */
 };
 
 struct recent {

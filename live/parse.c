@@ -69,6 +69,54 @@ int ps_live_parse_stat(const char *text, struct ps_live_stat *out)
 	return field > 41 ? 0 : -EINVAL;
 }
 
+/*
+ * A mountinfo line: ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS...] -
+ * FSTYPE SOURCE SUPER_OPTIONS; procfs gives hidepid= and gid= in the last.
+ */
+int ps_live_parse_proc_mount(const char *mountinfo, long *gid)
+{
+	const char *line = mountinfo;
+	int hidden = 0;
+
+	*gid = -1;
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *p;
+		char mnt[16] = "", fstype[16] = "", opts[256] = "";
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char buf[1024];
+
+		if (len < sizeof(buf)) {
+			memcpy(buf, line, len);
+			buf[len] = '\0';
+			p = strstr(buf, " - ");
+			if (p && sscanf(buf, "%*s %*s %*s %*s %15s", mnt) == 1 &&
+			    sscanf(p + 3, "%15s %*s %255s", fstype, opts) == 2 &&
+			    !strcmp(mnt, "/proc") && !strcmp(fstype, "proc")) {
+				char *save = NULL, *o;
+				long g = -1;
+
+				hidden = 0;
+				for (o = strtok_r(opts, ",", &save); o;
+				     o = strtok_r(NULL, ",", &save)) {
+					if (!strncmp(o, "hidepid=", 8))
+						hidden = strcmp(o + 8, "0") && strcmp(o + 8, "off");
+					else if (!strncmp(o, "gid=", 4)) {
+						char *e;
+
+						errno = 0;
+						g = strtol(o + 4, &e, 10);
+						if (errno || *e || e == o + 4 || g < 0)
+							g = -1;
+					}
+				}
+				*gid = g;
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return hidden;
+}
+
 int ps_live_parse_schedstat(const char *text, unsigned long long *run_ns,
 			    unsigned long long *wait_ns)
 {

@@ -13,6 +13,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,12 +428,123 @@ int ps_live_members_cgroup(struct ps_live *l, int (*each)(struct ps_live *, pid_
 	return r;
 }
 
+/* May this process read every /proc/PID: in group @gid, or CAP_SYS_PTRACE? */
+static int sees_all(struct ps_live *l, long gid)
+{
+	char path[PATH_MAX], buf[4096], *p;
+	gid_t g[256];
+	int n, i;
+
+	if (gid >= 0) {
+		if ((long)getegid() == gid)
+			return 1;
+		n = getgroups(256, g);
+		for (i = 0; i < n; i++)
+			if ((long)g[i] == gid)
+				return 1;
+	}
+	ps_live_path(l, path, sizeof(path), "/proc/self/status");
+	if (ps_live_read_file(path, buf, sizeof(buf)) > 0 &&
+	    (p = strstr(buf, "\nCapEff:")))
+		return (strtoull(p + 9, NULL, 16) >> 19) & 1; /* CAP_SYS_PTRACE */
+	return 0;
+}
+
+/*
+ * /proc mounted with hidepid= hides other users' processes from a daemon
+ * that is root with CAP_SYS_NICE only (its unit's capabilities) unless it
+ * is in the mount's gid= group: it would manage a handful of processes and
+ * look as if it worked. Say so once, with what to do.
+ */
+static void warn_hidden(struct ps_live *l, int seen)
+{
+	char path[PATH_MAX], *buf;
+	struct group *gr;
+	long gid;
+	ssize_t len;
+
+	buf = malloc(1 << 16);
+	if (!buf)
+		return;
+	ps_live_path(l, path, sizeof(path), "/proc/self/mountinfo");
+	len = ps_live_read_file(path, buf, 1 << 16);
+	if (len > 0 && ps_live_parse_proc_mount(buf, &gid) && !sees_all(l, gid)) {
+		gr = gid >= 0 ? getgrgid((gid_t)gid) : NULL;
+		if (gr)
+			lg(l, "/proc is mounted with hidepid and gid=%ld (group %s): other "
+			   "users' processes are hidden, %d seen: give powersched that group "
+			   "(SupplementaryGroups=%s in a drop-in: systemctl edit powersched)",
+			   gid, gr->gr_name, seen, gr->gr_name);
+		else if (gid >= 0)
+			lg(l, "/proc is mounted with hidepid and gid=%ld: other users' "
+			   "processes are hidden, %d seen: give powersched group %ld "
+			   "(SupplementaryGroups= in a drop-in: systemctl edit powersched)",
+			   gid, seen, gid);
+		else
+			lg(l, "/proc is mounted with hidepid and no gid=: other users' "
+			   "processes are hidden, %d seen: remount it with gid=GROUP and "
+			   "give powersched that group (SupplementaryGroups=)", seen);
+	}
+	free(buf);
+}
+
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct proc_ent *x = a, *y = b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
+
+/*
+ * Mark the trees rooted at the processes that are another `powersched run`
+ * (@l NULL: pe[].inst) or at run's command @child (and what is reparented
+ * to us, its subreaper: a double fork). Parents sort before children
+ * almost always, so this settles in one or two passes.
+ */
+static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
+		      const struct ps_live *l, pid_t child)
+{
+	int i, changed;
+
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			struct proc_ent key;
+			const struct proc_ent *par;
+			int root = l ? pe[i].pid == child : pe[i].inst > 0;
+
+			if (mark[i])
+				continue;
+			key.pid = pe[i].ppid;
+			par = root ? NULL : bsearch(&key, pe, (size_t)n, sizeof(key), cmp_proc);
+			if (root || (par && mark[par - pe]) ||
+			    (l && child && pe[i].ppid == l->self)) {
+				mark[i] = 1;
+				changed = 1;
+			}
+		}
+	} while (changed);
+}
+
+/* Is @pid a `powersched run` (its name, and "run" its first argument)? */
+static int is_run_instance(const struct ps_live *l, pid_t pid)
+{
+	char path[PATH_MAX], buf[256];
+	size_t a0;
+	int len;
+
+	ps_live_path(l, path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || strcmp(buf, "powersched\n"))
+		return 0;
+	ps_live_path(l, path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	len = ps_live_read_file(path, buf, sizeof(buf));
+	if (len <= 0)
+		return 0;
+	/* argv[0] NUL argv[1] NUL ... (buf[len] is a NUL) */
+	a0 = strnlen(buf, (size_t)len);
+	return a0 + 1 < (size_t)len && !strcmp(buf + a0 + 1, "run");
+}
+
 
 /* Every process (affinity backend: the child's descendants, or all). A
  * process's parent (or, for the daemon, its cgroup) is read when it is new
@@ -451,7 +564,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 	char path[512], buf[1024];
 	struct proc_ent *pe = NULL;
 	unsigned char *mark = NULL;
-	int n = 0, cap = 0, i, changed, r = 0;
+	int n = 0, cap = 0, i, r = 0;
 	struct dirent *de;
 	DIR *d;
 
@@ -476,14 +589,13 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			old = NULL;
 		if (old) {
 			st.ppid = old->ppid;
-		} else if (!l->cfg.whole_system) {
+		} else {
+			/* new (or due for a fresh look): its parent, for run's
+			 * tree and, in the daemon, for another run's */
 			ps_live_path(l, path, sizeof(path), "/proc/%ld/stat", pid);
 			if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 ||
 			    ps_live_parse_stat(buf, &st))
 				continue;
-		} else {
-			st.ppid = 0;
-			st.starttime = 0;
 		}
 		if (n == cap) {
 			struct proc_ent *np;
@@ -501,21 +613,32 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		pe[n].start = old ? old->start : st.starttime;
 		pe[n].marked = old ? old->marked : 0; /* last scan's, until below */
 		pe[n].excluded = old ? old->excluded : -1;
+		/* a run is forked, then execs: seen between the two it is
+		 * not one yet, so a process is looked at again the scan after
+		 * it was first seen (its command comes after the exec) */
+		pe[n].young = !old;
+		pe[n].inst = old && !old->young ? old->inst :
+			     l->cfg.whole_system && pid != l->self && is_run_instance(l, (pid_t)pid);
 		n++;
 	}
 	if (n)
 		qsort(pe, (size_t)n, sizeof(*pe), cmp_proc);
-	/* hidepid=invisible without the proc group: a daemon that sees a
-	 * handful of processes manages nothing and says so */
-	if (l->cfg.whole_system && !l->intervals && n < 16)
-		lg(l, "only %d processes visible in /proc (mounted with hidepid?): run "
-		   "with the proc group (SupplementaryGroups=proc) or as root", n);
+	if (l->cfg.whole_system && !l->intervals)
+		warn_hidden(l, n);
 	mark = calloc((size_t)n + 1, 1);
 	if (!mark) {
 		r = -ENOMEM;
 		goto out;
 	}
 	if (l->cfg.whole_system) {
+		/* a `powersched run` and its tree are that run's: it chose a
+		 * policy for its command, and the daemon leaves them alone */
+		int runs = 0;
+
+		for (i = 0; i < n; i++)
+			runs += pe[i].inst > 0;
+		if (runs)
+			mark_tree(pe, n, mark, NULL, 0);
 		for (i = 0; i < n; i++) {
 			/* a process's cgroup is read when it is new (and every 16
 			 * intervals), like its parent; one we manage, every
@@ -526,30 +649,10 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			 * (a container): its masks back now, not at exit */
 			if (pe[i].marked && pe[i].excluded && l->be->release)
 				l->be->release(l, pe[i].pid);
-			mark[i] = pe[i].pid != l->self && !pe[i].excluded;
+			mark[i] = pe[i].pid != l->self && !pe[i].excluded && !mark[i];
 		}
 	} else {
-		/* descendants of the child: parents sort before children almost
-		 * always, so this settles in one or two passes */
-		do {
-			changed = 0;
-			for (i = 0; i < n; i++) {
-				struct proc_ent key, *par;
-
-				if (mark[i])
-					continue;
-				key.pid = pe[i].ppid;
-				par = pe[i].pid == l->child ? NULL :
-				      bsearch(&key, pe, (size_t)n, sizeof(key), cmp_proc);
-				/* run is the subreaper of its command's tree: an
-				 * orphan (double fork) becomes our child */
-				if (pe[i].pid == l->child || (par && mark[par - pe]) ||
-				    (l->child && pe[i].ppid == l->self)) {
-					mark[i] = 1;
-					changed = 1;
-				}
-			}
-		} while (changed);
+		mark_tree(pe, n, mark, l, l->child);
 	}
 	for (i = 0; i < n && !r; i++) {
 		pe[i].marked = mark[i];

@@ -65,6 +65,18 @@ struct ps_live_stat {
 int ps_live_parse_stat(const char *text, struct ps_live_stat *out);
 
 /**
+ * ps_live_parse_proc_mount() - how /proc is mounted, from the text of
+ * /proc/self/mountinfo: the last "proc" file system mounted on /proc
+ * @mountinfo: the file's contents, NUL-terminated
+ * @gid: receives its gid= option (the group that sees every process), -1
+ *       when it has none
+ *
+ * Return: 1 when it hides other users' processes (hidepid= other than 0
+ * or off), 0 when it does not or no such mount is listed.
+ */
+int ps_live_parse_proc_mount(const char *mountinfo, long *gid);
+
+/**
  * ps_live_parse_schedstat() - "RUN_NS WAIT_NS SLICES" to run and wait ns
  * Return: 0 or -EINVAL.
  */

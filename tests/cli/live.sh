@@ -302,6 +302,64 @@ expect_err "config '$tmp/none.conf'" daemon -c "$tmp/none.conf" --state-dir "$SD
 printf 'include-cgroup /ok system.slice\n' >"$tmp/bad4.conf"
 expect_err "line 1: cgroup path 'system.slice' does not start with /" daemon -c "$tmp/bad4.conf" --state-dir "$SD"
 
+# finding 10: run --policy performance under a running daemon. A shell
+# the daemon confined starts run; run's command must get run's policy (all
+# online CPUs), not keep the daemon's set it inherited (it did: run took
+# that set for the user's and left it), and the daemon must leave run's
+# tree alone. Then SIGHUP: a config that excludes a command the daemon
+# confined gives it its CPUs back at the next interval, not 64 later.
+online=$(cat /sys/devices/system/cpu/online)
+maskof() { awk '/Cpus_allowed_list/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+# until_mask PID WANT (=X or !X) TIMEOUT_TENTHS: the mask when it holds, or its last
+until_mask() {
+	i=0
+	while [ $i -lt "$3" ]; do
+		m=$(maskof "$1")
+		case "$2" in "="*) [ "$m" = "${2#=}" ] && break ;; "!"*) [ -n "$m" ] && [ "$m" != "${2#!}" ] && break ;; esac
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$m"
+}
+if [ "$online" != 0 ]; then
+	cp /bin/sh "$tmp/psdparent"
+	cp /bin/sleep "$tmp/psdcmd"
+	SD10="$tmp/sd10"
+	printf 'policy power\ninterval 200ms\ninclude-comm psdparent psdcmd\n' >"$tmp/f10.conf"
+	"$PS" daemon -q -c "$tmp/f10.conf" --state-dir "$SD10" 2>"$tmp/f10d.log" &
+	dp=$!
+	"$tmp/psdparent" -c 'sleep 30' &
+	pp=$!
+	pm=$(until_mask $pp "!$online" 100)
+	# the shell that starts run: confined by the daemon first (grep's mask
+	# is the shell's, inherited), as a login shell would have been
+	PS_SD10="$SD10" PS_BIN="$PS" PS_ON="$online" "$tmp/psdparent" -c '
+		i=0
+		while grep -q "^Cpus_allowed_list:[[:space:]]*$PS_ON\$" /proc/self/status && [ $i -lt 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		"$PS_BIN" run -p performance -i 200ms --state-dir "$PS_SD10" -- '"$tmp/psdcmd"' 5' 2>"$tmp/f10r.log" &
+	rp=$!
+	i=0; while [ $i -lt 50 ] && ! cp=$(pgrep -x psdcmd); do sleep 0.1; i=$((i + 1)); done
+	sleep 2 # 10 intervals of the daemon
+	cm=$(maskof "$cp")
+	[ "$pm" != "$online" ] && [ -n "$pm" ] && [ "$cm" = "$online" ] && ok ||
+		bad "finding 10: run -p performance under the daemon: the shell on ${pm:-?} (daemon), the command on ${cm:-?}, not $online; run said: $(cat "$tmp/f10r.log")"
+	wait $rp
+	# SIGHUP: psdcmd excluded from now on; one the daemon confined is let go
+	"$tmp/psdcmd" 30 &
+	sp=$!
+	m1=$(until_mask $sp "!$online" 100)
+	printf 'policy power\ninterval 200ms\ninclude-comm psdparent\n' >"$tmp/f10.conf"
+	kill -HUP $dp
+	m2=$(until_mask $sp "=$online" 15)
+	[ "$m1" != "$online" ] && [ "$m2" = "$online" ] && ok ||
+		bad "finding 10: SIGHUP excluding psdcmd: confined on ${m1:-?}, 1.5 s after SIGHUP on ${m2:-?} (want $online)"
+	kill $sp $pp 2>/dev/null
+	kill -TERM $dp
+	wait $dp
+fi
+
 # --- bad input to run
 expect_err "unknown policy 'fast'" run -p fast -- true
 expect_err "interval '0s'" run -i 0s -- true

@@ -493,6 +493,48 @@ static void test_f6_failed_restore_kept(void **state)
 
 /* issue 14 finding 10: the config parser is strict (size, NUL, one value,
  * name length) and nothing of a bad file is used */
+/*
+ * Finding 9: /proc mounted hidepid=invisible,gid=G hides other users'
+ * processes from the daemon. The mount is read from mountinfo lines as
+ * Linux 6.1 writes them (procfs's own options last).
+ */
+static void test_f9_proc_mount(void **state)
+{
+	long gid = 0;
+
+	(void)state;
+	/* a plain /proc: nothing hidden */
+	assert_int_equal(ps_live_parse_proc_mount(
+		"21 26 0:20 / /proc rw,relatime - proc proc rw\n", &gid), 0);
+	assert_int_equal(gid, -1);
+	/* hidepid with the group that sees all */
+	assert_int_equal(ps_live_parse_proc_mount(
+		"25 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+		"21 25 0:20 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc "
+		"rw,gid=998,hidepid=invisible\n"
+		"30 21 0:27 / /proc/sys/fs/binfmt_misc rw,relatime shared:13 - autofs "
+		"systemd-1 rw,fd=29,hidepid=invisible\n", &gid), 1);
+	assert_int_equal(gid, 998);
+	/* the last /proc mount counts (a remount without hidepid on top) */
+	assert_int_equal(ps_live_parse_proc_mount(
+		"21 25 0:20 / /proc rw - proc proc rw,hidepid=2\n"
+		"40 21 0:31 / /proc rw - proc proc rw,hidepid=off\n", &gid), 0);
+	assert_int_equal(gid, -1);
+	assert_int_equal(ps_live_parse_proc_mount(
+		"21 25 0:20 / /proc rw - proc proc rw,hidepid=noaccess", &gid), 1);
+	assert_int_equal(gid, -1);
+	/* not procfs on /proc, or procfs elsewhere: not ours */
+	assert_int_equal(ps_live_parse_proc_mount(
+		"21 25 0:20 / /proc rw - tmpfs tmpfs rw,hidepid=2\n"
+		"22 25 0:21 / /mnt/proc rw - proc proc rw,hidepid=2,gid=5\n", &gid), 0);
+	/* a bad gid is no gid; garbage is no mount */
+	assert_int_equal(ps_live_parse_proc_mount(
+		"21 25 0:20 / /proc rw - proc proc rw,gid=12x,hidepid=invisible\n", &gid), 1);
+	assert_int_equal(gid, -1);
+	assert_int_equal(ps_live_parse_proc_mount("", &gid), 0);
+	assert_int_equal(ps_live_parse_proc_mount("/proc - proc\n\n - \n", &gid), 0);
+}
+
 static void test_f10_config_strict(void **state)
 {
 	static struct ps_live_conf c;
@@ -554,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_f5_torn_last_line),
 		cmocka_unit_test(test_user_mask_not_restored),
 		cmocka_unit_test(test_f6_failed_restore_kept),
+		cmocka_unit_test(test_f9_proc_mount),
 		cmocka_unit_test(test_f10_config_strict),
 	};
 

@@ -150,6 +150,65 @@ done
 check systemd-stop-restores $? "before stop: $before; after: $after; other narrowed threads: $narrow"
 cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
 
+# --- finding 9: /proc mounted hidepid=invisible,gid=proc hides other
+# users' processes from a root daemon that has CAP_SYS_NICE only. Two
+# daemons are checked: one started with exactly that (setpriv: bounding
+# set and ambient capabilities CAP_SYS_NICE, as the unit asks), which must
+# leave a process of nobody's unseen and say so with the group to give it,
+# and confine it once it has the group; and the unit itself, whose log
+# must say so exactly when its own view of /proc hides that process (its
+# mount namespace's /proc options and its capabilities, read from here).
+killall stress-ng 2>/dev/null
+groupadd -r proc 2>/dev/null
+pg=$(getent group proc | cut -d: -f3)
+mount -o remount,hidepid=invisible,gid="$pg" /proc; rc=$?
+cp /bin/sleep /tmp/ps-hidden
+setpriv --reuid=nobody --regid=nogroup --clear-groups /tmp/ps-hidden 900 &
+hp=$!
+hmask() { awk '/Cpus_allowed_list/ { print $2 }' /proc/$hp/status 2>/dev/null; }
+printf 'policy power\ninterval 200ms\ninclude-comm ps-hidden\n' >/tmp/f9.conf
+# f9run GROUPS LOG: a daemon as root with CAP_SYS_NICE only, for 3 s
+f9run() {
+	setpriv --reuid=0 $1 --bounding-set=-all,+sys_nice --inh-caps=-all,+sys_nice \
+		--ambient-caps=+sys_nice -- powersched daemon -c /tmp/f9.conf \
+		--state-dir /tmp/f9sd 2>"$2" &
+	fp=$!
+	i=0; while [ $i -lt 30 ]; do [ "$(hmask)" != 0-31 ] && break; sleep 0.2; i=$((i + 1)); done
+	sleep 1
+	fm=$(hmask)
+	kill -TERM $fp; wait $fp
+}
+f9run --clear-groups /tmp/f9a.log
+m1=$fm; w1=$(grep hidepid /tmp/f9a.log)
+f9run "--groups=$pg" /tmp/f9b.log
+m2=$fm; w2=$(grep -c hidepid /tmp/f9b.log)
+m3=$(hmask)
+echo "PSVM info hidepid: mount $(grep ' /proc ' /proc/self/mountinfo | sed 's/.* - //'); without the group nobody's process on $m1, with it on $m2, after both $m3"
+[ "$rc" = 0 ] && [ "$m1" = 0-31 ] && case "$w1" in *"group proc"*"SupplementaryGroups=proc"*) true ;; *) false ;; esac
+check systemd-f9-hidepid-said $? "CAP_SYS_NICE only, no group: nobody's process left on $m1 (unseen); the log: ${w1:-nothing}"
+[ -n "$m2" ] && [ "$m2" != 0-31 ] && [ "$w2" = 0 ] && [ "$m3" = 0-31 ]
+check systemd-f9-hidepid-group $? "with group proc: nobody's process confined to ${m2:-?} (hidepid lines: $w2), back on ${m3:-?} at stop"
+# the unit, as shipped: what it sees decides what it must say
+sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
+j0=$(journalctl -u powersched.service --no-pager -o cat 2>/dev/null | wc -l)
+systemctl start powersched.service
+wait_st policy power 20 >/dev/null
+i=0; until [ "$(sj intervals)" -ge 6 ] 2>/dev/null || [ $i -ge 100 ]; do sleep 0.3; i=$((i + 1)); done
+dp=$(systemctl show -p MainPID --value powersched.service)
+dview=$(nsenter -t "$dp" -m grep ' /proc ' /proc/self/mountinfo 2>/dev/null | sed 's/.* - //' | tail -n 1)
+dcap=$(awk '/^CapEff/ { print $2 }' /proc/"$dp"/status)
+dgrp=$(awk '/^Groups/ { $1 = ""; print }' /proc/"$dp"/status)
+um=$(hmask)
+uw=$(journalctl -u powersched.service --no-pager -o cat 2>/dev/null | tail -n +$((j0 + 1)) | grep -c hidepid)
+echo "PSVM info unit's view: /proc $dview; CapEff $dcap; groups$dgrp; nobody's process on $um; hidepid lines $uw"
+# hidden from it: it must say so and leave it; seen: no such line, confined
+if [ "$um" = 0-31 ]; then [ "$uw" -ge 1 ]; else [ "$uw" = 0 ]; fi
+check systemd-f9-unit-honest $? "the unit's daemon: nobody's process on $um, hidepid lines in its log: $uw"
+systemctl stop powersched.service
+kill $hp 2>/dev/null
+mount -o remount,hidepid=off /proc
+cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
+
 # --- its log is in the journal
 journalctl -u powersched.service --no-pager -o short-monotonic | grep -E 'auto:|SIGHUP' | sed 's/^/PSVM journal (monotonic): /'
 journalctl -u powersched.service --no-pager -o cat >/tmp/j.log 2>&1
