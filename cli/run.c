@@ -96,15 +96,19 @@ static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned c
 	for (i = 0; i < n; i++) {
 		struct json_object *o = NULL, *v;
 		unsigned long long start;
-		long pid = strtol(de[i]->d_name + (strncmp(de[i]->d_name, "state.", 6) ? 0 : 6),
-				  NULL, 10);
+		long pid = 0;
+		int end = 0;
 
-		if (!found && pid > 0 && !strstr(de[i]->d_name, ".tmp") &&
-		    strstr(de[i]->d_name, ".json") &&
+		/* state.PID.json and nothing else (not its .tmp) */
+		if (sscanf(de[i]->d_name, "state.%ld.json%n", &pid, &end) != 1 ||
+		    de[i]->d_name[end])
+			pid = 0;
+		if (!found && pid > 0 &&
 		    snprintf(path, sizeof(path), "%s/%s", dir, de[i]->d_name) > 0 &&
 		    ps_cli_read_text(path, buf, sizeof(buf)) > 0 &&
 		    (o = json_tokener_parse(buf)) &&
 		    json_object_object_get_ex(o, "name", &v) &&
+		    json_object_is_type(v, json_type_string) &&
 		    !strcmp(json_object_get_string(v), "daemon") &&
 		    ps_cli_instance_alive(dir, pid, &start) && daemon_applied(o, mine, tmp))
 			found = pid;
@@ -128,7 +132,7 @@ static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned c
 static void leave_daemon_set(const char *state_dir, int quiet)
 {
 	unsigned char mine[CPU_SETSIZE], tmp[CPU_SETSIZE], on[CPU_SETSIZE];
-	char buf[4096], list[256], msg[512];
+	char buf[4096], list[256], msg[800];
 	cpu_set_t cur;
 	long pid;
 	int i;
@@ -151,9 +155,13 @@ static void leave_daemon_set(const char *state_dir, int quiet)
 		if (on[i])
 			CPU_SET(i, &cur);
 	ps_cpulist_format(mine, CPU_SETSIZE, list, sizeof(list));
-	if (!sched_setaffinity(0, sizeof(cur), &cur)) {
+	/* the kernel keeps a mask inside the cpuset: say what it became */
+	if (!sched_setaffinity(0, sizeof(cur), &cur) && !sched_getaffinity(0, sizeof(cur), &cur)) {
+		for (i = 0; i < CPU_SETSIZE; i++)
+			tmp[i] = CPU_ISSET(i, &cur) != 0;
+		ps_cpulist_format(tmp, CPU_SETSIZE, buf, sizeof(buf));
 		snprintf(msg, sizeof(msg), "started on the set %s of the daemon (pid %ld), "
-			 "not the user's: widened to the online CPUs for the command", list, pid);
+			 "not the user's: widened to %.200s for the command", list, pid, buf);
 		log_line(&quiet, msg);
 	}
 }
@@ -587,8 +595,8 @@ int ps_cmd_run(int argc, char **argv)
 	cfg.name = "run";
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
-	if (!cfg.dry_run)
-		leave_daemon_set(cfg.state_dir, o.quiet);
+	/* a dry run too: the daemon leaves every run's tree to it */
+	leave_daemon_set(cfg.state_dir, o.quiet);
 	block_signals(&set, &old);
 	r = open_live(&cfg, &l);
 	if (r)

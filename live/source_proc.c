@@ -458,16 +458,35 @@ static int sees_all(struct ps_live *l, long gid)
  */
 static void warn_hidden(struct ps_live *l, int seen)
 {
-	char path[PATH_MAX], *buf;
+	char path[PATH_MAX], *buf = NULL;
 	struct group *gr;
+	size_t len = 0, cap = 0;
 	long gid;
-	ssize_t len;
+	FILE *f;
 
-	buf = malloc(1 << 16);
+	/* the whole file: one read() of a seq_file gives about a page, and a
+	 * /proc mounted over another comes later in it */
+	ps_live_path(l, path, sizeof(path), "/proc/self/mountinfo");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (cap < (8u << 20)) {
+		char *nb = realloc(buf, cap ? cap * 2 : 65536);
+		size_t n;
+
+		if (!nb)
+			break;
+		buf = nb;
+		cap = cap ? cap * 2 : 65536;
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (len < cap - 1)
+			break; /* end of file (or an error): what was read */
+	}
+	fclose(f);
 	if (!buf)
 		return;
-	ps_live_path(l, path, sizeof(path), "/proc/self/mountinfo");
-	len = ps_live_read_file(path, buf, 1 << 16);
+	buf[len] = '\0';
 	if (len > 0 && ps_live_parse_proc_mount(buf, &gid) && !sees_all(l, gid)) {
 		gr = gid >= 0 ? getgrgid((gid_t)gid) : NULL;
 		if (gr)
@@ -582,10 +601,11 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		key.pid = (pid_t)pid;
 		if (l->nprocs && (pid + l->intervals) % 16 && !l->full_scan)
 			old = bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc);
-		/* a cached process we manage must still be the same one (a
-		 * reused PID is another's): its main thread's schedstat
+		/* a cached process we manage, or a run whose tree we leave,
+		 * must still be the same one (a reused PID is another's): its
+		 * main thread's schedstat
 		 * descriptor still reads, or its start time is the same */
-		if (old && old->marked && !same_process(l, old))
+		if (old && (old->marked || old->inst > 0) && !same_process(l, old))
 			old = NULL;
 		if (old) {
 			st.ppid = old->ppid;
