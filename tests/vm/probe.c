@@ -12,6 +12,8 @@
  *   probe uptime          seconds since boot (two decimals)
  *   probe sleep N         sleep N seconds as "ps-watchdog" (the guest's
  *                         watchdog: no scenario's killall sleep ends it)
+ *   probe threads N S     a process "ps-fill" of N threads (and its main
+ *                         one) that sleep S seconds: many threads that live
  *   probe until PREFIX TEXT TIMEOUT_S
  *                         poll "place" every 20 ms until its line starts
  *                         with TEXT; print the uptime then, or "never".
@@ -50,6 +52,7 @@
  *                         packages of those CPUs; A: CPUs in the first
  *                         thread's Cpus_allowed_list
  */
+#include <pthread.h>
 #include <time.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -399,6 +402,15 @@ static int activity(const char *prefix, int ms)
 	return n ? 0 : 1;
 }
 
+static void *fill_thread(void *arg)
+{
+	struct timespec ts = { (time_t)(long)arg, 0 };
+
+	while (nanosleep(&ts, &ts))
+		;
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static struct th th[8192];
@@ -445,6 +457,17 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "activity"))
 		return activity(argv[2], atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "threads")) {
+		long n = atol(argv[2]), secs = atol(argv[3]), i;
+		pthread_t t;
+
+		prctl(PR_SET_NAME, "ps-fill", 0, 0, 0);
+		for (i = 0; i < n; i++)
+			if (pthread_create(&t, NULL, fill_thread, (void *)secs))
+				return 1;
+		fill_thread((void *)secs);
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		struct timespec ts = { atoi(argv[2]), 0 };
 

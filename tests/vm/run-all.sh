@@ -10,7 +10,7 @@
 set -u
 PS=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
-scen=${*:-baseline power performance grow restore hotplug daemon nolost}
+scen=${*:-baseline power performance grow restore hotplug daemon nolost faults}
 img=$(mktemp /tmp/psvm-initrd.XXXXXX)
 trap 'rm -f "$img"' EXIT
 sh "$here/mkinitrd.sh" "$PS" "$img" || { echo "vm: cannot build the initramfs"; exit 1; }
