@@ -76,15 +76,6 @@ static int daemon_applied(struct json_object *o, const unsigned char *mine,
 	return 0;
 }
 
-/*
- * run started from a shell a running daemon confined inherits the daemon's
- * set, and its command would keep it: run leaves a mask that is not the
- * machine's alone, as the user's. A set is the daemon's when its state
- * file (in our state directory or root's) lists it as its current or a
- * recent one; then run widens itself to the online CPUs before it starts
- * the command, and the daemon leaves run's tree to run. A set of the
- * user's own (taskset) is not a daemon's and is kept.
- */
 /* The PID of a live daemon with state in @dir that applied @mine, or 0. */
 static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned char *tmp)
 {
