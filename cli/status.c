@@ -224,8 +224,9 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	up = alive ? uptime_of(start) : -1;
 	if (up >= 0) {
 		fmt_dur(up, dur, sizeof(dur));
-		LINE("State:", "active for %s (%d interval%s of %.3g s)", dur, intervals,
-		     intervals == 1 ? "" : "s", interval);
+		LINE("State:", "active for %s (%d interval%s of %.3g s, %d read the load; "
+		     "the others were quiet)", dur, intervals, intervals == 1 ? "" : "s",
+		     interval, (int)jnum(o, "scans"));
 	} else {
 		LINE("State:", "not running: it did not exit cleanly (killed?); the next "
 		     "run or daemon with this state directory puts back what it changed");

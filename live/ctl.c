@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "demand.h"
@@ -163,6 +164,57 @@ static int estimate_demand(struct ps_live *l, double *demand)
 	return n;
 }
 
+/* /proc/loadavg's last field: the PID (or TID) last handed out; -1 when
+ * unreadable (every interval is then scanned) */
+static long long last_pid(const struct ps_live *l)
+{
+	char path[512], buf[128], *p;
+
+	ps_live_path(l, path, sizeof(path), "/proc/loadavg");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strrchr(buf, ' ');
+	return p ? strtoll(p + 1, NULL, 10) : -1;
+}
+
+/* the machine's busy PUs over the interval (ps_live_account_energy()) */
+static double busy_pus(const struct ps_live *l)
+{
+	double b = 0;
+
+	for (int i = 0; i < l->topo->nr_pus; i++)
+		b += l->pu_busy[i];
+	return b;
+}
+
+/* May this interval keep the set without reading the load? (see
+ * ps_demand_quiet(); the last scan's own figures are in l) */
+static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_now)
+{
+	struct ps_demand_quiet q;
+	unsigned char *in = l->scratch;
+	int i, n = l->topo->nr_pus < PS_LIVE_MAX_CPUS ? l->topo->nr_pus : PS_LIVE_MAX_CPUS;
+
+	if (!l->started || l->full_scan || l->held || l->apply_err || pol != l->resolved ||
+	    !l->src->quiet || l->scans < 2)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int os = l->topo->pus[i].os_index;
+
+		in[i] = os >= 0 && os < PS_LIVE_MAX_CPUS && l->allowed_os[os];
+	}
+	q.busy = busy_pus(l);
+	q.busy_scan = l->scan_busy;
+	q.demand = l->last_demand;
+	q.demand_prev = l->prev_demand;
+	q.sat = ps_demand_saturation(l->pu_busy, in, n, 0);
+	q.at_rest = l->at_rest;
+	q.born = pid_now < 0 || pid_now != l->scan_last_pid;
+	q.skipped = l->skipped;
+	q.max_skip = ps_demand_max_skip(l->scan_cpu_s, l->cfg.interval_s);
+	return ps_demand_quiet(&q);
+}
+
 int ps_live_step(struct ps_live *l, double now_s)
 {
 	struct ps_decision *out, *prev;
@@ -171,6 +223,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 	enum ps_policy pol = l->cfg.policy;
 	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0;
 	int r, i, n = 0, changed = 0, grow = 0, nb = PS_LIVE_MAX_CPUS;
+	long long pid_now;
+	struct timespec c0, c1;
 
 	if (dt <= 0)
 		dt = l->cfg.interval_s;
@@ -187,12 +241,10 @@ int ps_live_step(struct ps_live *l, double now_s)
 			return 0;
 		}
 		memset(l->allowed_os, 0, (size_t)nb); /* force a fresh mask */
+		l->full_scan = 1;                     /* and a fresh look at every task */
 		l->cg_written[0] = '\0';
 	}
 	ps_live_account_energy(l, dt); /* first: the scan's saturation reads its per-PU busy time */
-	r = l->src->scan(l, dt);
-	if (r)
-		return r;
 	if (pol == PS_POLICY_AUTO) {
 		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
 				     &pol, why, sizeof(why), l->cfg.log, l->cfg.log_arg);
@@ -202,6 +254,29 @@ int ps_live_step(struct ps_live *l, double now_s)
 		}
 		snprintf(l->why, sizeof(l->why), "%s", why);
 	}
+	pid_now = last_pid(l);
+	if (quiet_interval(l, pol, pid_now)) {
+		/* nothing the scan could see would change the set */
+		l->src->quiet(l);
+		l->skipped++;
+		l->skips++;
+		if (l->cfg.verbose) {
+			ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
+			lg(l, "[%.2f] t=%.1fs %s: quiet (busy %.2f PUs, %d interval(s) without a scan): allowed %s kept",
+			   now_s, now_s - l->start_t, ps_policy_name(pol), busy_pus(l), l->skipped,
+			   list);
+		}
+		l->intervals++;
+		l->last_t = now_s;
+		ps_live_write_state(l);
+		return 0;
+	}
+	/* a task born from here on is seen by the next interval's check */
+	l->scan_last_pid = pid_now;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	r = l->src->scan(l, l->scans ? now_s - l->last_scan_t : dt);
+	if (r)
+		return r;
 	l->resolved = pol;
 	r = ensure_decisions(l, l->thr_n);
 	if (r)
@@ -210,6 +285,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 	if (r < 0)
 		return r;
 	n = r;
+	l->prev_demand = l->scans ? l->last_demand : demand;
 	l->last_demand = demand;
 	prev = &l->dec[l->cur];
 	out = &l->dec[!l->cur];
@@ -254,7 +330,14 @@ int ps_live_step(struct ps_live *l, double now_s)
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
 		   l->wait_cpus, l->sat, list, ps_live_count(l->allowed_os, nb));
 	}
-	l->be->apply(l, list, changed);
+	l->apply_err = l->be->apply(l, list, changed) != 0;
+	l->at_rest = !changed && !l->held && !out->low_streak;
+	l->scan_busy = busy_pus(l);
+	l->scans++;
+	l->skipped = 0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	l->scan_cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
+	l->last_scan_t = now_s;
 	l->intervals++;
 	l->full_scan = 0;
 	l->last_t = now_s;

@@ -68,3 +68,36 @@ int ps_demand_pool(double small, double *out, int max)
 	}
 	return n;
 }
+
+static int within(double now, double then)
+{
+	double tol = PS_DEMAND_QUIET_REL * fabs(then);
+
+	if (tol < PS_DEMAND_QUIET_PU)
+		tol = PS_DEMAND_QUIET_PU;
+	return fabs(now - then) <= tol; /* NaN: no */
+}
+
+int ps_demand_quiet(const struct ps_demand_quiet *q)
+{
+	if (!q || !q->at_rest || q->born || q->skipped >= q->max_skip ||
+	    !(q->sat <= 0))
+		return 0;
+	return within(q->busy, q->busy_scan) && within(q->demand, q->demand_prev);
+}
+
+int ps_demand_max_skip(double scan_cpu_s, double interval_s)
+{
+	double n, cap;
+
+	if (!(interval_s > 0))
+		return PS_DEMAND_QUIET_MAX_SKIP;
+	cap = floor(PS_DEMAND_QUIET_MAX_S / interval_s) - 1;
+	if (!(scan_cpu_s > 0))
+		scan_cpu_s = 0;
+	/* one scan per n + 1 intervals costs scan / ((n + 1) x interval) */
+	n = ceil(scan_cpu_s / (PS_DEMAND_QUIET_BUDGET * interval_s)) - 1;
+	if (n > cap)
+		n = cap;
+	return n > PS_DEMAND_QUIET_MAX_SKIP ? (int)n : PS_DEMAND_QUIET_MAX_SKIP;
+}

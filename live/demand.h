@@ -102,4 +102,75 @@ int ps_demand_take_runnable(double sat, int psi_moved);
  */
 int ps_demand_pool(double small, double *out, int max);
 
+/*
+ * Quiet intervals: the load source is not read when nothing it could see
+ * would change the decision. Those are the intervals a scan costs most for
+ * nothing: a server's thousands of idle threads are read each interval only
+ * to find that they still sleep. Every PS_DEMAND_QUIET_MAX_SKIP + 1-th
+ * interval is scanned regardless (a changed split of the same total).
+ */
+#define PS_DEMAND_QUIET_MAX_SKIP 15
+/* ...or more where a scan is dear: the forced scans cost at most this share
+ * of one CPU (a scan's own CPU time over the budget gives the intervals
+ * between them; 30,000 threads in one process take ~25 ms a scan on the
+ * test host, mostly the kernel summing them for /proc/PID/stat), but never
+ * more than PS_DEMAND_QUIET_MAX_S apart */
+#define PS_DEMAND_QUIET_BUDGET 0.001
+#define PS_DEMAND_QUIET_MAX_S 120.0
+/* Change of the machine's busy PUs (or of the demand between the last two
+ * scans) below which an interval counts as quiet: the larger of these. A
+ * quarter PU is under what any step of the policy turns on (a task under
+ * PS_LIVE_SMALL_UTIL x 2 is pooled with others); 10% of the load is the
+ * tick-sampling noise of /proc/stat at 100 Hz over a 500 ms interval on a
+ * few busy PUs. */
+#define PS_DEMAND_QUIET_PU 0.25
+#define PS_DEMAND_QUIET_REL 0.10
+
+/**
+ * struct ps_demand_quiet - what says whether an interval may skip its scan
+ * @busy: busy PUs of the whole machine over this interval (/proc/stat)
+ * @busy_scan: the same over the interval of the last scan
+ * @demand: the managed threads' demand at the last scan
+ * @demand_prev: at the scan before it
+ * @sat: ps_demand_saturation() of the allowed set over this interval
+ * @at_rest: the last scan changed nothing, held nothing back, and the
+ *           policy was not counting towards a shrink (low_streak 0)
+ * @born: a task (process or thread) was created since the last scan
+ *        (/proc/loadavg's last PID moved)
+ * @skipped: intervals skipped since the last scan
+ * @max_skip: ps_demand_max_skip()
+ */
+struct ps_demand_quiet {
+	double busy, busy_scan, demand, demand_prev, sat;
+	int at_rest, born, skipped, max_skip;
+};
+
+/**
+ * ps_demand_max_skip() - intervals that may be skipped in a row
+ * @scan_cpu_s: CPU time the last scan took, in seconds
+ * @interval_s: the interval, in seconds
+ *
+ * PS_DEMAND_QUIET_MAX_SKIP, or more when that would spend more than
+ * PS_DEMAND_QUIET_BUDGET of a CPU on forced scans; never so many that
+ * scans are more than PS_DEMAND_QUIET_MAX_S apart (nor fewer than the
+ * default for that).
+ *
+ * Return: the number of intervals.
+ */
+int ps_demand_max_skip(double scan_cpu_s, double interval_s);
+
+/**
+ * ps_demand_quiet() - may this interval keep the set without a scan?
+ * @q: the figures above
+ *
+ * Yes when the set is at rest, no task was born, the set has room (@sat 0:
+ * no task can be queueing for want of a PU), the machine's busy time and
+ * the last two demands each moved less than the larger of
+ * PS_DEMAND_QUIET_PU and PS_DEMAND_QUIET_REL of their size, and fewer than
+ * @max_skip intervals were skipped in a row. Any NaN says no.
+ *
+ * Return: 1 to skip the scan, 0 to scan.
+ */
+int ps_demand_quiet(const struct ps_demand_quiet *q);
+
 #endif

@@ -37,7 +37,7 @@ struct thr {
 	int checked;  /* excluded: looked at for a mask of ours once */
 	char pexcl;   /* excluded by its process (PID 1, a manager, comm) */
 	char agg;     /* carried on its process's aggregate: not read this scan */
-	int read_iv;  /* interval of its last schedstat read */
+	double read_at; /* l->scan_clock at its last schedstat read */
 	unsigned long long pticks; /* its process's utime + stime at this scan */
 	double aggu;  /* main thread of an aggregated process: the process's use */
 	int seen;     /* this scan: 0 first sight, 1 known (dr, dw valid), 2 known,
@@ -139,6 +139,18 @@ struct ps_live {
 	int nr_ss_fd, max_ss_fd; /* schedstat descriptors open, and the most */
 	int full_scan;            /* list every process afresh (no cache) */
 	double scan_dt;           /* this scan's interval, seconds */
+	/* quiet intervals (ps_demand_quiet()): the scan is skipped */
+	int scans, skipped;       /* scans made; intervals skipped in a row */
+	long long skips;          /* intervals skipped in all */
+	double scan_clock;        /* seconds covered by scans so far */
+	double last_scan_t;       /* when the last scan ran (ps_live_step's clock) */
+	double scan_busy;         /* the machine's busy PUs in the last scan's interval */
+	double prev_demand;       /* demand at the scan before the last */
+	int at_rest;              /* the last scan: no change, none held, no shrink pending */
+	int apply_err;            /* the last apply left something undone */
+	long long scan_last_pid;  /* /proc/loadavg's last PID at the last scan */
+	double scan_cpu_s;        /* CPU time the last scan and decision took */
+	double pkg_load[256];     /* managed threads' utilization per package (last scan) */
 	struct proc_ent *procs;   /* last interval's processes, by pid */
 	int nprocs;
 };
@@ -152,11 +164,14 @@ struct ps_live {
  * @scan: read the managed threads (the backend's members) into l->thr with
  *        their utilization over dt seconds; 0 or -errno
  * @runnable: is thread t runnable now (also refreshes t->state, t->cpu)
+ * @quiet: an interval without a scan: what must still be looked at each
+ *         interval (NULL: nothing)
  */
 struct ps_live_source_ops {
 	const char *name;
 	int (*scan)(struct ps_live *l, double dt);
 	int (*runnable)(const struct ps_live *l, struct thr *t);
+	void (*quiet)(struct ps_live *l);
 };
 
 /**
@@ -247,6 +262,7 @@ struct ps_live_figures {
 	int nr_allowed, nr_online, threads;
 	const int *active, *total;        /* per level, PS_LVL_COUNT each */
 	long decisions, mask_changes;
+	long scans;                       /* intervals that read the load */
 	double energy_j, demand;
 	int energy_measured;
 };

@@ -87,6 +87,9 @@ int ps_live_metrics_write(const char *path, const struct ps_live_figures *x)
 	fprintf(f, "\"} 1\n");
 	head(f, "powersched_decisions_total", "counter", "Policy decisions (intervals) made.");
 	sample(f, x, "powersched_decisions_total", NULL, NULL, (double)x->decisions);
+	head(f, "powersched_scans_total", "counter",
+	     "Intervals that read the load; the others were quiet (nothing could change).");
+	sample(f, x, "powersched_scans_total", NULL, NULL, (double)x->scans);
 	head(f, "powersched_mask_changes_total", "counter", "Changes of the allowed set applied.");
 	sample(f, x, "powersched_mask_changes_total", NULL, NULL, (double)x->mask_changes);
 	head(f, "powersched_energy_joules_total", "counter",

@@ -208,7 +208,7 @@ static int carry_process(struct ps_live *l, pid_t pid)
 /*
  * Read every thread of process pid into nthr. A thread already known costs
  * one pread of its schedstat; its stat is read when it is new, and again
- * once every 64 intervals (a changed scheduling policy, a reused TID).
+ * once every 64 scans (a changed scheduling policy, a reused TID).
  */
 /*
  * Aggregates first: a process of many threads whose thread count did not
@@ -216,7 +216,7 @@ static int carry_process(struct ps_live *l, pid_t pid)
  * threads, one read of /proc/PID/stat) is under AGG_MAX_PU (one PU) is
  * carried whole: its threads are not read, the main thread stands for the
  * process's use. Per-thread figures cannot change the decision much there:
- * however that use is split, it asks for at most one PU. Every AGG_REFRESH intervals (spread by PID) the
+ * however that use is split, it asks for at most one PU. Every AGG_REFRESH scans (spread by PID) the
  * threads are read again, so a thread that replaced another is found.
  */
 #define AGG_MIN_THREADS 32
@@ -246,7 +246,7 @@ static int aggregate_process(struct ps_live *l, pid_t pid, unsigned long long *t
 	/* the main thread is not always first: TIDs wrap around pid_max */
 	m = ps_live_find_thr(l, pid, pid);
 	if (!l->thr[k].pticks || st.nr_threads != e - k || *ticks < l->thr[k].pticks ||
-	    (l->intervals + pid) % AGG_REFRESH == 0 || !m || m->start != st.starttime)
+	    (l->scans + pid) % AGG_REFRESH == 0 || !m || m->start != st.starttime)
 		return 0;
 	use = (double)(*ticks - l->thr[k].pticks) / (double)(hz > 0 ? hz : 100) /
 	      (l->scan_dt > 0 ? l->scan_dt : l->cfg.interval_s);
@@ -280,9 +280,9 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		return r < 0 ? r : 0;
 
 	/* a process of many threads whose count has not changed: carry its
-	 * threads without listing them (a full listing every 8 intervals
+	 * threads without listing them (a full listing every 8 scans
 	 * finds a thread that replaced one that exited) */
-	if ((l->intervals % 8) && !l->full_scan && (r = carry_process(l, pid)) != 0) {
+	if ((l->scans % 8) && !l->full_scan && (r = carry_process(l, pid)) != 0) {
 		for (int i = first; i < l->nthr_n; i++) {
 			l->nthr[i].pticks = ticks;
 			l->nthr[i].agg = 0;
@@ -318,7 +318,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		if (tid <= 0)
 			continue;
 		p = ps_live_find_thr(l, pid, (pid_t)tid);
-		refresh = (tid + l->intervals) % 64 == 0 || l->full_scan;
+		refresh = (tid + l->scans) % 64 == 0 || l->full_scan;
 		if (p && !refresh && p->excluded && p->pexcl == pexcl) {
 			r = push_thr(l, p);
 			continue;
@@ -567,7 +567,7 @@ static int is_run_instance(const struct ps_live *l, pid_t pid)
 
 /* Every process (affinity backend: the child's descendants, or all). A
  * process's parent (or, for the daemon, its cgroup) is read when it is new
- * and every 16 intervals. */
+ * and every 16 scans. */
 static int same_process(const struct ps_live *l, const struct proc_ent *e)
 {
 	const struct thr *t = ps_live_find_thr(l, e->pid, e->pid);
@@ -599,7 +599,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		if (pid <= 0)
 			continue;
 		key.pid = (pid_t)pid;
-		if (l->nprocs && (pid + l->intervals) % 16 && !l->full_scan)
+		if (l->nprocs && (pid + l->scans) % 16 && !l->full_scan)
 			old = bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc);
 		/* a cached process we manage, or a run whose tree we leave,
 		 * must still be the same one (a reused PID is another's): its
@@ -643,7 +643,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 	}
 	if (n)
 		qsort(pe, (size_t)n, sizeof(*pe), cmp_proc);
-	if (l->cfg.whole_system && !l->intervals)
+	if (l->cfg.whole_system && !l->scans)
 		warn_hidden(l, n);
 	mark = calloc((size_t)n + 1, 1);
 	if (!mark) {
@@ -661,8 +661,8 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			mark_tree(pe, n, mark, NULL, 0);
 		for (i = 0; i < n; i++) {
 			/* a process's cgroup is read when it is new (and every 16
-			 * intervals), like its parent; one we manage, every
-			 * interval */
+			 * scans), like its parent; one we manage, every
+			 * interval (proc_quiet() when there is no scan) */
 			if (pe[i].excluded < 0 || pe[i].marked)
 				pe[i].excluded = (signed char)cgroup_excluded(l, pe[i].pid);
 			/* a process of ours that moved into an excluded cgroup
@@ -764,6 +764,7 @@ static int proc_scan(struct ps_live *l, double dt)
 
 	l->nthr_n = 0;
 	l->scan_dt = dt;
+	l->scan_clock += dt;
 	r = l->be->members(l, scan_process);
 	if (r)
 		return r;
@@ -796,7 +797,7 @@ static int proc_scan(struct ps_live *l, double dt)
 			/* new: its run so far counts towards how full the set is */
 			double age = uptime - (double)t->start / (double)hz;
 
-			t->read_iv = l->intervals;
+			t->read_at = l->scan_clock;
 			l->threads_seen++;
 			if (counts)
 				l->run_cpus += (double)t->run_ns / 1e9 / (age > dt ? age : dt);
@@ -817,16 +818,18 @@ static int proc_scan(struct ps_live *l, double dt)
 		t->dr = t->run_ns >= l->thr[j].run_ns ? t->run_ns - l->thr[j].run_ns : 0;
 		t->dw = t->wait_ns >= l->thr[j].wait_ns ? t->wait_ns - l->thr[j].wait_ns : 0;
 		if (l->thr[j].agg) {
-			/* read again after aggregated intervals: its deltas span
+			/* read again after aggregated scans: its deltas span
 			 * all of them */
-			int span = l->intervals - l->thr[j].read_iv;
-			double w = dt * (span > 1 ? span : 1);
+			double w = l->scan_clock - l->thr[j].read_at;
+
+			if (w < dt)
+				w = dt;
 
 			t->seen = 2;
 			t->util = ps_demand_update(l->thr[j].util, t->dr, t->dw, w,
 						   PS_DEMAND_WAIT_WEIGHT);
 			t->r_zero = 0;
-			t->read_iv = l->intervals;
+			t->read_at = l->scan_clock;
 			if (counts) {
 				l->run_cpus += (double)t->dr / (w * 1e9);
 				l->wait_cpus += (double)t->dw / (w * 1e9);
@@ -835,7 +838,7 @@ static int proc_scan(struct ps_live *l, double dt)
 		}
 		t->util = l->thr[j].util;
 		t->rz_prev = l->thr[j].r_zero;
-		t->read_iv = l->intervals;
+		t->read_at = l->scan_clock;
 		if (counts) {
 			l->run_cpus += (double)t->dr / (dt * 1e9);
 			l->wait_cpus += (double)t->dw / (dt * 1e9);
@@ -886,8 +889,31 @@ static int proc_scan(struct ps_live *l, double dt)
 	return 0;
 }
 
+/* An interval without a scan (ps_demand_quiet()): the daemon still reads
+ * the cgroup of each process it manages, so one moved into an excluded
+ * cgroup (a container) gets its masks back within an interval. One small
+ * read per managed process, none per thread. */
+static void proc_quiet(struct ps_live *l)
+{
+	int i;
+
+	if (!l->cfg.whole_system)
+		return;
+	for (i = 0; i < l->nprocs; i++) {
+		struct proc_ent *e = &l->procs[i];
+
+		if (!e->marked || !cgroup_excluded(l, e->pid))
+			continue;
+		e->excluded = 1;
+		e->marked = 0;
+		if (l->be->release)
+			l->be->release(l, e->pid);
+	}
+}
+
 const struct ps_live_source_ops ps_live_source_proc = {
 	.name = "proc",
 	.scan = proc_scan,
 	.runnable = runnable_now,
+	.quiet = proc_quiet,
 };

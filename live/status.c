@@ -34,6 +34,7 @@ static void write_metrics(struct ps_live *l)
 		.active = d ? d->active : none,
 		.total = d ? d->total : none,
 		.decisions = l->intervals,
+		.scans = l->scans,
 		.mask_changes = l->mask_changes,
 		.energy_j = l->energy_j,
 		.demand = l->last_demand,
@@ -52,7 +53,7 @@ static void write_metrics(struct ps_live *l)
 void ps_live_write_state(struct ps_live *l)
 {
 	char tmp[600], list[8192];
-	double pkg_load[256] = { 0 };
+	double *pkg_load = l->pkg_load;
 	int k, i, np = 0, fd;
 	FILE *f;
 
@@ -73,7 +74,11 @@ void ps_live_write_state(struct ps_live *l)
 			np = l->topo->pus[i].package + 1;
 	if (np > 256)
 		np = 256;
-	for (i = 0; i < l->thr_n; i++) {
+	/* per thread, so only when the threads were read (a quiet interval
+	 * keeps the last scan's figures) */
+	for (i = 0; i < (l->skipped ? 0 : np); i++)
+		pkg_load[i] = 0;
+	for (i = 0; i < (l->skipped ? 0 : l->thr_n); i++) {
 		/* ours: 1 or 3 (affinity) or 0 (in our cgroup); 2 is left alone */
 		int p = l->thr[i].managed != 2 && l->thr[i].cpu >= 0 &&
 			l->thr[i].cpu < PS_LIVE_MAX_CPUS ?
@@ -89,9 +94,9 @@ void ps_live_write_state(struct ps_live *l)
 		l->be->name, l->cfg.interval_s);
 	ps_cpulist_format(l->allowed_os, PS_LIVE_MAX_CPUS, list, sizeof(list));
 	fprintf(f, "\"allowed\":\"%s\",\"online\":\"%s\",\"threads\":%d,\"demand\":%.3f,"
-		"\"mask_changes\":%d,\"intervals\":%d,\"resolved_at\":%d,\"energy_j\":%.3f,\"energy\":\"%s\","
+		"\"mask_changes\":%d,\"intervals\":%d,\"scans\":%d,\"resolved_at\":%d,\"energy_j\":%.3f,\"energy\":\"%s\","
 		"\"load_per_package\":[",
-		list, l->online_str, l->thr_n, l->last_demand, l->mask_changes, l->intervals, l->resolved_at,
+		list, l->online_str, l->thr_n, l->last_demand, l->mask_changes, l->intervals, l->scans, l->resolved_at,
 		l->energy_j, l->have_rapl ? "measured (RAPL)" : "modeled from /proc/stat");
 	for (k = 0; k < np; k++)
 		fprintf(f, "%s%.3f", k ? "," : "", pkg_load[k]);

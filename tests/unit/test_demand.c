@@ -194,6 +194,77 @@ static void test_pool(void **state)
 	ps_topo_free(t);
 }
 
+/* A quiet interval: the set at rest, nothing born, room on the set, busy
+ * and demand steady; each of those alone makes it scan. */
+static void test_quiet(void **state)
+{
+	const struct ps_demand_quiet base = {
+		.busy = 4.8, .busy_scan = 4.7, .demand = 5.0, .demand_prev = 5.1, .sat = 0,
+		.at_rest = 1, .born = 0, .skipped = 3, .max_skip = 15,
+	};
+	struct ps_demand_quiet q;
+
+	(void)state;
+	assert_int_equal(ps_demand_quiet(&base), 1);
+	assert_int_equal(ps_demand_quiet(NULL), 0);
+	q = base;
+	q.at_rest = 0; /* the last scan changed the set, or a shrink is pending */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q = base;
+	q.born = 1; /* a task was created: it may be ours, unjournaled */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q = base;
+	q.skipped = 15; /* the forced scan */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q.skipped = 14;
+	assert_int_equal(ps_demand_quiet(&q), 1);
+	q = base;
+	q.sat = 0.01; /* over ROOM_BUSY: tasks may queue */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	/* busy: 10% of 4.7 is 0.47 */
+	q = base;
+	q.busy = 4.7 + 0.46;
+	assert_int_equal(ps_demand_quiet(&q), 1);
+	q.busy = 4.7 + 0.48;
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q.busy = 4.7 - 0.48; /* a drop counts as much as a rise */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	/* small loads: a quarter PU, not 10% of 0.3 */
+	q = base;
+	q.busy_scan = 0.3;
+	q.busy = 0.54;
+	assert_int_equal(ps_demand_quiet(&q), 1);
+	q.busy = 0.56;
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	/* demand still moving between the last two scans */
+	q = base;
+	q.demand = 5.1 + 0.52;
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q.demand = NAN;
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q = base;
+	q.busy = NAN;
+	assert_int_equal(ps_demand_quiet(&q), 0);
+}
+
+/* The forced scans' period: 15 skipped by default; a dear scan spaces them
+ * to PS_DEMAND_QUIET_BUDGET of a CPU, at most PS_DEMAND_QUIET_MAX_S apart. */
+static void test_max_skip(void **state)
+{
+	(void)state;
+	assert_int_equal(ps_demand_max_skip(0, 0.5), 15);
+	assert_int_equal(ps_demand_max_skip(0.001, 0.5), 15); /* 1 ms: 0.0125% at 16 */
+	/* 25 ms at 500 ms: 0.1% needs a scan per 50 intervals, 49 skipped */
+	assert_int_equal(ps_demand_max_skip(0.025, 0.5), 49);
+	/* 10 ms at 1 s: 10 intervals would do, the default 15 stays */
+	assert_int_equal(ps_demand_max_skip(0.010, 1.0), 15);
+	/* 1 s a scan: capped at 120 s apart */
+	assert_int_equal(ps_demand_max_skip(1.0, 0.5), 239);
+	assert_int_equal(ps_demand_max_skip(1.0, 10.0), 15); /* cap 11 < 15: 15 */
+	assert_int_equal(ps_demand_max_skip(NAN, 0.5), 15);
+	assert_int_equal(ps_demand_max_skip(0.025, 0), 15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +274,8 @@ int main(void)
 		cmocka_unit_test(test_take_runnable),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_packing_wait_is_not_demand),
+		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_max_skip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
