@@ -29,6 +29,9 @@ copy_with_libs() {
 copy_with_libs "$PS"
 cc -O2 -o "$root/bin/probe" "$here/probe.c"
 copy_with_libs "$root/bin/probe"
+# the bench scenario's workload and meter (libc only)
+cc -O2 -pthread -o "$root/bin/bench_live" "$here/../../bench/bench_live.c"
+copy_with_libs "$root/bin/bench_live"
 copy_with_libs /usr/bin/stress-ng
 # rt-app and the files the rtapp scenario runs: the EAS-style profiles and
 # one of rt-app's own examples
