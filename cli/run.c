@@ -751,6 +751,7 @@ static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_l
 	cfg->include_cgroup = (const char *const *)dc->incg;
 	cfg->exclude_cgroup = (const char *const *)dc->excg;
 	cfg->exclude_containers = dc->exclude_containers;
+	cfg->quiet_parked = dc->quiet_parked;
 	return 0;
 }
 

@@ -29,6 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ps_live_parse_proc_mount(s, &gid) < 0)
 			abort();
 	}
+	/* a hex cpumask that parses formats back to the same CPUs */
+	if (ps_cpumask_parse_hex(s, a, 256) == 0) {
+		if (ps_cpumask_format_hex(a, 256, out, sizeof(out)) ||
+		    ps_cpumask_parse_hex(out, b, 256) || memcmp(a, b, sizeof(a)))
+			abort();
+	}
 	if (ps_cpulist_parse(s, a, 256) == 0) {
 		if (ps_cpulist_format(a, 256, out, sizeof(out)) ||
 		    ps_cpulist_parse(out, b, 256) || memcmp(a, b, sizeof(a)))

@@ -151,6 +151,17 @@ int ps_live_conf_parse(const char *text, size_t len, struct ps_live_conf *c, cha
 			}
 			if (!r)
 				c->exclude_containers = !strcmp(v, "yes");
+		} else if (!strcmp(key, "quiet-parked")) {
+			char v[8];
+
+			r = one_value(key, rest, v, sizeof(v), lineno, err, errlen);
+			if (!r && strcmp(v, "yes") && strcmp(v, "no")) {
+				snprintf(err, errlen, "line %d: quiet-parked '%s' is not yes or no",
+					 lineno, v);
+				r = -EINVAL;
+			}
+			if (!r)
+				c->quiet_parked = !strcmp(v, "yes");
 		} else if (!strcmp(key, "include-comm")) {
 			r = add_words(rest, c->inc, &c->ninc, 1, lineno, err, errlen);
 		} else if (!strcmp(key, "exclude-comm")) {

@@ -331,6 +331,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 		   l->wait_cpus, l->sat, list, ps_live_count(l->allowed_os, nb));
 	}
 	l->apply_err = l->be->apply(l, list, changed) != 0;
+	if (changed && !l->apply_err)
+		ps_live_park(l, list);
 	l->at_rest = !changed && !l->held && !out->low_streak;
 	l->scan_busy = busy_pus(l);
 	l->scans++;
@@ -582,6 +584,7 @@ void ps_live_close(struct ps_live *l)
 	free(l->cpu_busy);
 	free(l->cpu_total);
 	free(l->pu_busy);
+	free(l->park_irq);
 	free(l->thr);
 	free(l->nthr);
 	free(l->util);

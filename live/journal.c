@@ -318,6 +318,55 @@ static int other_instance_cgroup(const char *root, const char *skip)
 
 #define NR_APPLIED_MAX 64
 
+/*
+ * quiet-parked: an IRQ's affinity, the unbound workqueue mask or the
+ * default IRQ affinity back to what it was, while it holds a set we applied
+ * (else it was changed since: theirs). 1 put back, 0 left, -errno failed.
+ */
+static int restore_parked(const char *root, const struct ps_journal_rec *rec,
+			  char *const *applied, int napplied, unsigned char *bits,
+			  void (*log)(void *arg, const char *msg), void *arg)
+{
+	char path[600], raw[8192], now[8192], what[64];
+	int hex = rec->kind != 'i', i, r;
+
+	if (rec->kind == 'i') {
+		snprintf(path, sizeof(path), "%s/proc/irq/%lld/smp_affinity_list",
+			 strcmp(root, "/") ? root : "", rec->id);
+		snprintf(what, sizeof(what), "IRQ %lld", rec->id);
+	} else {
+		snprintf(path, sizeof(path), "%s%s", strcmp(root, "/") ? root : "",
+			 rec->kind == 'w' ? "/sys/devices/virtual/workqueue/cpumask" :
+					    "/proc/irq/default_smp_affinity");
+		snprintf(what, sizeof(what), "%s", rec->kind == 'w' ? "the workqueue cpumask" :
+				 "the default IRQ affinity");
+	}
+	r = ps_live_read_file(path, raw, sizeof(raw));
+	if (r <= 0)
+		return 0; /* gone (an IRQ freed) */
+	raw[strcspn(raw, "\n")] = '\0';
+	if (!strcmp(raw, rec->a))
+		return 0; /* as it was (never moved: a managed IRQ) */
+	if ((hex ? ps_cpumask_parse_hex(raw, bits, PS_LIVE_MAX_CPUS) :
+		   ps_cpulist_parse(raw, bits, PS_LIVE_MAX_CPUS)) ||
+	    ps_cpulist_format(bits, PS_LIVE_MAX_CPUS, now, sizeof(now)))
+		return 0;
+	for (i = 0; i < napplied && strcmp(applied[i], now); i++)
+		;
+	if (i == napplied) {
+		if (strcmp(raw, rec->a))
+			ps_live_logf(log, arg, "restore: %s has %s, not a set we applied: "
+				     "theirs, left as it is", what, raw);
+		return 0;
+	}
+	r = ps_live_write_file(path, rec->a);
+	if (r) {
+		ps_live_logf(log, arg, "restore: %s to %s: %s", what, rec->a, strerror(-r));
+		return r;
+	}
+	return 1;
+}
+
 int ps_live_restore_journal(const char *root, const char *path,
 			    void (*log)(void *arg, const char *msg), void *arg,
 			    int *restored)
@@ -420,6 +469,10 @@ int ps_live_restore_journal(const char *root, const char *path,
 				} else if (!r) {
 					ok++;
 				}
+			} else if (pass == 0 && (rec.kind == 'i' || rec.kind == 'w' || rec.kind == 'd')) {
+				r = restore_parked(root, &rec, applied, napplied, bits, log, arg);
+				fail = r < 0;
+				ok += r > 0;
 			} else if (pass == 1 && rec.kind == 'c') {
 				fail = restore_cgroup(root, rec.a, rec.b, log, arg) != 0;
 			} else if (pass == 2 && rec.kind == 's') {

@@ -151,6 +151,12 @@ struct ps_live {
 	long long scan_last_pid;  /* /proc/loadavg's last PID at the last scan */
 	double scan_cpu_s;        /* CPU time the last scan and decision took */
 	double pkg_load[256];     /* managed threads' utilization per package (last scan) */
+	/* quiet-parked (parked.c): per IRQ and for the workqueue and default
+	 * masks, 0 not taken yet, 1 ours (journaled), 2 theirs or not movable */
+	unsigned char *park_irq;
+	signed char park_wq, park_def;
+	int park_said, park_said_jr, park_said_none;
+	char park_last[8192];     /* the set we wrote last */
 	struct proc_ent *procs;   /* last interval's processes, by pid */
 	int nprocs;
 };
@@ -201,6 +207,11 @@ struct ps_live_backend_ops {
 extern const struct ps_live_source_ops ps_live_source_proc;
 extern const struct ps_live_backend_ops ps_live_backend_cgroup;
 extern const struct ps_live_backend_ops ps_live_backend_affinity;
+
+/* parked.c: IRQs and unbound workqueues follow the new set list */
+#define PS_LIVE_MAX_IRQ 65536
+#define PS_LIVE_PARK_BATCH 4096
+void ps_live_park(struct ps_live *l, const char *list);
 
 /* sysio.c */
 void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt, ...)

@@ -245,6 +245,72 @@ int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
 	return 0;
 }
 
+int ps_cpumask_parse_hex(const char *s, unsigned char *bits, int nbits)
+{
+	size_t len = strcspn(s, "\n"), i;
+	int cpu = 0, digits = 0;
+
+	if (!len || nbits <= 0 || (s[len] == '\n' && s[len + 1]))
+		return -EINVAL;
+	memset(bits, 0, (size_t)nbits);
+	/* from the last digit (CPUs 0-3) back: groups of 8 digits, the first
+	 * (most significant) one 1 to 8 */
+	for (i = len; i-- > 0;) {
+		int d, k;
+
+		if (s[i] == ',') {
+			if (digits != 8 || !i)
+				return -EINVAL;
+			digits = 0;
+			continue;
+		}
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else if (s[i] >= 'A' && s[i] <= 'F')
+			d = s[i] - 'A' + 10;
+		else
+			return -EINVAL;
+		if (++digits > 8)
+			return -EINVAL;
+		for (k = 0; k < 4; k++, cpu++) {
+			if (!(d & (1 << k)))
+				continue;
+			if (cpu >= nbits)
+				return -EINVAL;
+			bits[cpu] = 1;
+		}
+	}
+	return 0;
+}
+
+int ps_cpumask_format_hex(const unsigned char *bits, int nbits, char *out, size_t outlen)
+{
+	int top = 0, w, i, k;
+	size_t len = 0;
+
+	if (!outlen)
+		return -EINVAL;
+	for (i = 0; i < nbits; i++)
+		if (bits[i])
+			top = i;
+	/* words of 32 CPUs, the highest one holding a set CPU first */
+	for (w = top / 32; w >= 0; w--) {
+		unsigned long v = 0;
+		int n;
+
+		for (k = 0; k < 32; k++)
+			if (w * 32 + k < nbits && bits[w * 32 + k])
+				v |= 1UL << k;
+		n = snprintf(out + len, outlen - len, "%s%08lx", w == top / 32 ? "" : ",", v);
+		if (n < 0 || (size_t)n >= outlen - len)
+			return -ENOSPC;
+		len += (size_t)n;
+	}
+	return 0;
+}
+
 /* an absolute cgroup path with no "." or ".." component */
 static int cgroup_path_ok(const char *p)
 {
@@ -306,6 +372,16 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 		memcpy(out->b, line, len);
 		out->b[len] = '\0';
 		if (!cgroup_path_ok(out->b))
+			return -EINVAL;
+	} else if (!strcmp(kind, "irq")) {
+		out->kind = 'i';
+		if (sscanf(line, "%lld %511s", &out->id, out->a) != 2 || out->id < 0 ||
+		    out->id > 1 << 24)
+			return -EINVAL;
+	} else if (!strcmp(kind, "wqmask") || !strcmp(kind, "irqdefault")) {
+		out->kind = kind[0] == 'w' ? 'w' : 'd';
+		if (sscanf(line, "%511s", out->a) != 1 || strspn(out->a, "0123456789abcdefABCDEF,") !=
+		    strlen(out->a))
 			return -EINVAL;
 	} else if (!strcmp(kind, "subtree")) {
 		out->kind = 's';

@@ -132,6 +132,17 @@ int ps_cpulist_parse(const char *s, unsigned char *bits, int nbits);
 int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
 		      size_t outlen);
 
+/**
+ * ps_cpumask_parse_hex() - the kernel's hex cpumask ("ff", "1,00000000":
+ * 32-bit words, most significant first, comma-separated) to a bitmap
+ * Return: 0, -EINVAL for anything else or a set CPU >= nbits.
+ */
+int ps_cpumask_parse_hex(const char *s, unsigned char *bits, int nbits);
+
+/** ps_cpumask_format_hex() - a bitmap as the kernel writes one: 8 hex digits
+ * per 32 CPUs, comma-separated, most significant first. 0 or -ENOSPC. */
+int ps_cpumask_format_hex(const unsigned char *bits, int nbits, char *out, size_t outlen);
+
 /*
  * Journal records, one a line:
  *   owner PID STARTTIME
@@ -142,12 +153,15 @@ int ps_cpulist_format(const unsigned char *bits, int nbits, char *out,
  *   subtree / [shared]              (we wrote +cpuset to the root's
  *                                    cgroup.subtree_control; shared: another
  *                                    instance did and we rely on it)
+ *   irq N CPULIST                   (IRQ N's smp_affinity_list before we set it)
+ *   wqmask HEX                      (the unbound workqueue cpumask before)
+ *   irqdefault HEX                  (/proc/irq/default_smp_affinity before)
  * A PATH is "/powersched-NAME" (one component under the root, no ".."); an
  * ORIGIN is absolute with no "." or ".." component; anything else is not a
  * record. A line without its newline (torn) is never acted on.
  */
 struct ps_journal_rec {
-	char kind; /* 'o', 't', 'a', 'c', 's' */
+	char kind; /* 'o', 't', 'a', 'c', 's', 'i', 'w', 'd' */
 	long long id;
 	unsigned long long starttime;
 	char a[512];

@@ -26,6 +26,8 @@ struct ps_live_conf {
 	char *incg[PS_LIVE_CONF_MAX_LIST + 1], *excg[PS_LIVE_CONF_MAX_LIST + 1];
 	int ninc, nexc, nincg, nexcg;
 	int exclude_containers; /* 1 (default) or 0 */
+	int quiet_parked;       /* 0 (default) or 1: IRQs and unbound workqueues
+				 * on the allowed set too */
 	char buf[PS_LIVE_CONF_MAX + 1];
 };
 

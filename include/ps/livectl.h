@@ -45,6 +45,8 @@ struct ps_live_cfg {
 	const char *const *exclude_cgroup; /* cgroups (and below) */
 	int exclude_containers;  /* daemon: machine.slice, docker, kubepods, lxc,
 				  * libpod cgroups (and below) left alone */
+	int quiet_parked;        /* daemon: IRQs, the default IRQ affinity and the
+				  * unbound workqueue mask follow the set */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 };

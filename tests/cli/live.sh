@@ -299,6 +299,8 @@ expect_err "unknown policy 'lazy'" daemon -c "$tmp/bad2.conf" --state-dir "$SD"
 printf 'interval soon\n' >"$tmp/bad3.conf"
 expect_err "bad interval 'soon'" daemon -c "$tmp/bad3.conf" --state-dir "$SD"
 expect_err "config '$tmp/none.conf'" daemon -c "$tmp/none.conf" --state-dir "$SD"
+printf 'policy power\nquiet-parked maybe\n' >"$tmp/bad5.conf"
+expect_err "line 2: quiet-parked 'maybe' is not yes or no" daemon -c "$tmp/bad5.conf" --state-dir "$SD"
 printf 'include-cgroup /ok system.slice\n' >"$tmp/bad4.conf"
 expect_err "line 1: cgroup path 'system.slice' does not start with /" daemon -c "$tmp/bad4.conf" --state-dir "$SD"
 
@@ -362,22 +364,33 @@ fi
 
 # --- quiet intervals (issue 9): a steady load is not read every interval,
 # and a load that starts without any task being born (a shell that spins on
-# builtins after its sleep ends) is read within two intervals all the same
-SDQ="$tmp/sdq"
-"$PS" run -v --state-dir "$SDQ" -p power -i 200ms -- sh -c 'sleep 3; i=0; while [ $i -lt 3000000 ]; do i=$((i + 1)); done' 2>"$tmp/q.log" &
-qp=$!
-sleep 2.8
-q1=$(cat "$SDQ"/state.*.json 2>/dev/null)
-sleep 0.7 # the spin began 0.2 s ago at most, plus two intervals (0.4 s) and slack
-q2=$(cat "$SDQ"/state.*.json 2>/dev/null)
-wait $qp
+# builtins after its sleep ends) is read within two intervals all the same.
+# A birth anywhere on the machine, or its busy time moving, makes an
+# interval scan: on a busy machine the first check is tried three times.
 jn() { echo "$1" | grep -o "\"$2\":[0-9.]*" | head -n 1 | cut -d: -f2; }
-iv1=$(jn "$q1" intervals); sc1=$(jn "$q1" scans); d1=$(jn "$q1" demand)
-sc2=$(jn "$q2" scans); d2=$(jn "$q2" demand)
+quiet_try() {
+	rm -rf "$tmp/sdq"
+	"$PS" run -v --state-dir "$tmp/sdq" -p power -i 200ms -- sh -c 'sleep 3; i=0; while [ $i -lt 3000000 ]; do i=$((i + 1)); done' 2>"$tmp/q.log" &
+	qp=$!
+	sleep 2.8
+	q1=$(cat "$tmp"/sdq/state.*.json 2>/dev/null)
+	sleep 0.7 # the spin began 0.2 s ago at most, plus two intervals (0.4 s) and slack
+	q2=$(cat "$tmp"/sdq/state.*.json 2>/dev/null)
+	wait $qp
+	iv1=$(jn "$q1" intervals); sc1=$(jn "$q1" scans); d1=$(jn "$q1" demand)
+	sc2=$(jn "$q2" scans); d2=$(jn "$q2" demand)
+	nq=$(grep -c "quiet (busy" "$tmp/q.log")
+}
+try=0
+while [ $try -lt 3 ]; do
+	quiet_try
+	[ -n "$iv1" ] && [ "$iv1" -ge 10 ] && [ "$sc1" -le $((iv1 / 2)) ] && [ "$nq" -ge 3 ] && break
+	try=$((try + 1))
+done
 # 14 intervals before the spin: scans when the set changed, a task was born
 # or every 16th; most were quiet
-[ -n "$iv1" ] && [ "$iv1" -ge 10 ] && [ "$sc1" -le $((iv1 / 2)) ] && grep -q "quiet (busy" "$tmp/q.log" && ok ||
-	bad "quiet: ${sc1:-?} of ${iv1:-?} intervals read the load over a sleep (want at most half)"
+[ $try -lt 3 ] && ok ||
+	bad "quiet: ${sc1:-?} of ${iv1:-?} intervals read the load over a sleep, $nq logged quiet (want at most half, 3 quiet), three tries"
 awk -v a="${d1:-9}" -v b="${d2:-0}" -v s1="${sc1:-0}" -v s2="${sc2:-0}" 'BEGIN { exit !(a < 0.5 && b >= 0.8 && s2 > s1) }' && ok ||
 	bad "quiet: a spin that started with no task born read as demand ${d2:-?} 0.5 s after (was ${d1:-?}; scans ${sc1:-?} then ${sc2:-?})"
 

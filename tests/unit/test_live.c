@@ -197,6 +197,19 @@ static void test_journal_lines(void **state)
 	assert_int_equal(ps_journal_parse_line("task 0 7 0-3\n", &r), -EINVAL);
 	assert_int_equal(ps_journal_parse_line("cgroup relative /\n", &r), -EINVAL);
 	assert_int_equal(ps_journal_parse_line("frobnicate 1\n", &r), -EINVAL);
+	/* quiet-parked's records */
+	assert_int_equal(ps_journal_parse_line("irq 24 0-31\n", &r), 0);
+	assert_int_equal(r.kind, 'i');
+	assert_int_equal(r.id, 24);
+	assert_string_equal(r.a, "0-31");
+	assert_int_equal(ps_journal_parse_line("wqmask ffffffff\n", &r), 0);
+	assert_int_equal(r.kind, 'w');
+	assert_string_equal(r.a, "ffffffff");
+	assert_int_equal(ps_journal_parse_line("irqdefault 1,00000000\n", &r), 0);
+	assert_int_equal(r.kind, 'd');
+	assert_int_equal(ps_journal_parse_line("irq -1 0-3\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("irq 5\n", &r), -EINVAL);
+	assert_int_equal(ps_journal_parse_line("wqmask ff;rm\n", &r), -EINVAL);
 }
 
 static unsigned long long own_starttime(pid_t tid)
@@ -273,6 +286,91 @@ static void test_restore_real_thread(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 	remove_tree(dir);
 	free(dir);
+}
+
+/* The kernel's hex cpumasks (the workqueue mask, default_smp_affinity):
+ * 32-bit words, most significant first. */
+static void test_cpumask_hex(void **state)
+{
+	unsigned char b[64], c[64];
+	char out[64];
+	int i;
+
+	(void)state;
+	assert_int_equal(ps_cpumask_parse_hex("ff\n", b, 64), 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(b[i], i < 8);
+	assert_int_equal(ps_cpumask_parse_hex("1,00000000", b, 64), 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(b[i], i == 32);
+	assert_int_equal(ps_cpumask_parse_hex("00000001,0000000F", b, 64), 0);
+	assert_int_equal(b[0] + b[1] + b[2] + b[3] + b[32], 5);
+	assert_int_equal(ps_cpumask_parse_hex("", b, 64), -EINVAL);
+	assert_int_equal(ps_cpumask_parse_hex(",ff", b, 64), -EINVAL);
+	assert_int_equal(ps_cpumask_parse_hex("ff,", b, 64), -EINVAL);
+	assert_int_equal(ps_cpumask_parse_hex("1,ff", b, 64), -EINVAL);   /* a short word */
+	assert_int_equal(ps_cpumask_parse_hex("1ffffffff", b, 64), -EINVAL); /* 9 digits in a word: the kernel refuses it too */
+	assert_int_equal(ps_cpumask_parse_hex("fg", b, 64), -EINVAL);
+	assert_int_equal(ps_cpumask_parse_hex("100", b, 8), -EINVAL);     /* CPU 8 of 8 */
+	assert_int_equal(ps_cpumask_parse_hex("0100", b, 9), 0);
+	/* format: as the kernel writes it; and back */
+	memset(b, 0, sizeof(b));
+	assert_int_equal(ps_cpumask_format_hex(b, 64, out, sizeof(out)), 0);
+	assert_string_equal(out, "00000000");
+	for (i = 0; i < 8; i++)
+		b[i] = 1;
+	assert_int_equal(ps_cpumask_format_hex(b, 64, out, sizeof(out)), 0);
+	assert_string_equal(out, "000000ff");
+	b[32] = 1;
+	assert_int_equal(ps_cpumask_format_hex(b, 64, out, sizeof(out)), 0);
+	assert_string_equal(out, "00000001,000000ff");
+	assert_int_equal(ps_cpumask_parse_hex(out, c, 64), 0);
+	assert_memory_equal(b, c, 64);
+	assert_int_equal(ps_cpumask_format_hex(b, 64, out, 10), -ENOSPC);
+}
+
+/* quiet-parked's records, put back from a tree standing in for /proc and
+ * /sys (the guest's daemon scenario does it on the real files): an IRQ on
+ * a set we applied goes back, one changed since is theirs, one never moved
+ * is left without a word, and the hex workqueue mask goes back as it was
+ * written. */
+static void test_restore_parked_tree(void **state)
+{
+	char *root = make_tmpdir(), path[4096], buf[64];
+	int restored = -1, logs = 0;
+	FILE *f;
+
+	(void)state;
+	write_file(root, "proc/irq/5/smp_affinity_list", "0-3\n");
+	write_file(root, "proc/irq/6/smp_affinity_list", "7\n");
+	write_file(root, "proc/irq/7/smp_affinity_list", "0-31\n");
+	write_file(root, "proc/irq/default_smp_affinity", "0000000f\n");
+	write_file(root, "sys/devices/virtual/workqueue/cpumask", "0000000f\n");
+	write_file(root, "state/journal.3",
+		   "owner 3 1\napplied 0-3\nwqmask ffffffff\nirqdefault ffffffff\n"
+		   "irq 5 0-31\nirq 6 0-31\nirq 7 0-31\nirq 8 0-31\n");
+	snprintf(path, sizeof(path), "%s/state/journal.3", root);
+	assert_int_equal(ps_live_restore_journal(root, path, count_log, &logs, &restored), 0);
+	assert_int_equal(restored, 3); /* IRQ 5, the workqueue mask, the default */
+	assert_int_equal(logs, 1);     /* IRQ 6: theirs */
+#define READ_BACK(rel, want)                                                      \
+	do {                                                                      \
+		snprintf(path, sizeof(path), "%s/%s", root, rel);                 \
+		f = fopen(path, "r");                                             \
+		assert_non_null(f);                                               \
+		assert_non_null(fgets(buf, sizeof(buf), f));                      \
+		fclose(f);                                                        \
+		buf[strcspn(buf, "\n")] = '\0';                                   \
+		assert_string_equal(buf, want);                                   \
+	} while (0)
+	READ_BACK("proc/irq/5/smp_affinity_list", "0-31");
+	READ_BACK("proc/irq/6/smp_affinity_list", "7");
+	READ_BACK("proc/irq/7/smp_affinity_list", "0-31");
+	READ_BACK("sys/devices/virtual/workqueue/cpumask", "ffffffff");
+	READ_BACK("proc/irq/default_smp_affinity", "ffffffff");
+#undef READ_BACK
+	remove_tree(root);
+	free(root);
 }
 
 /* A tree standing in for cgroupfs: tasks go back to their cgroup. */
@@ -572,6 +670,12 @@ static void test_f10_config_strict(void **state)
 	assert_int_equal(ps_live_conf_parse("max-changes 1\n", 14, &c, err, sizeof(err)), -EINVAL);
 	assert_int_equal(ps_live_conf_parse("exclude-containers no\n", 22, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.exclude_containers, 0);
+	assert_int_equal(c.quiet_parked, 0); /* off unless asked for */
+	assert_int_equal(ps_live_conf_parse("quiet-parked yes\n", 17, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.quiet_parked, 1);
+	assert_int_equal(ps_live_conf_parse("quiet-parked maybe\n", 19, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "quiet-parked 'maybe' is not yes or no"));
 	assert_int_equal(ps_live_conf_parse("exclude-cgroup rel\n", 19, &c, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "cgroup path 'rel' does not start with /"));
@@ -591,6 +695,8 @@ int main(void)
 		cmocka_unit_test(test_journal_lines),
 		cmocka_unit_test(test_restore_real_thread),
 		cmocka_unit_test(test_restore_cgroup_tree),
+		cmocka_unit_test(test_cpumask_hex),
+		cmocka_unit_test(test_restore_parked_tree),
 		cmocka_unit_test(test_f2_journal_not_trusted),
 		cmocka_unit_test(test_f2_record_paths),
 		cmocka_unit_test(test_f5_torn_last_line),

@@ -43,3 +43,73 @@ killall stress-ng yes md5sum 2>/dev/null
 case "$spread" in "8 0-31 ") r=0 ;; *) r=1 ;; esac; check daemon-sighup-reload $r "$spread"
 [ "$rc" = 0 ] && [ "$after" = "8 0-31 " ] && [ "$yes_mask" = "1 30" ]
 check daemon-sigterm-restores $? "after: $after; yes $yes_mask"
+
+# quiet-parked (issue 9): with `quiet-parked yes` in power mode, every IRQ
+# that can move, the default IRQ affinity and the unbound workqueue mask
+# are on the allowed set while the daemon runs, and exactly as before after
+# SIGTERM. An IRQ pinned by hand before the daemon starts (to CPU 3) is the
+# administrator's and is never touched.
+snap() {
+	for f in /proc/irq/*/smp_affinity_list; do echo "$f $(cat "$f")"; done
+	echo "wq $(cat /sys/devices/virtual/workqueue/cpumask)"
+	echo "default $(cat /proc/irq/default_smp_affinity)"
+}
+# a CPU list as a number (32 CPUs: one hex word)
+list2num() {
+	n=0
+	for part in $(echo "$1" | tr ',' ' '); do
+		a=${part%-*}; b=${part#*-}; i=$a
+		while [ "$i" -le "$b" ]; do n=$((n | (1 << i))); i=$((i + 1)); done
+	done
+	echo $n
+}
+pinned=
+for f in /proc/irq/*/smp_affinity_list; do
+	if echo 3 >"$f" 2>/dev/null; then pinned=$f; break; fi
+done
+snap >/tmp/irq.before
+printf 'policy power\ninterval 500ms\nquiet-parked yes\n' >/etc/powersched/daemon.conf
+stress-ng --cpu 4 --cpu-method int64 --timeout 60 >/dev/null 2>&1 &
+ng=$!
+powersched daemon --foreground 2>/tmp/qp.log &
+dpid=$!
+t=$(wait_place stress-ng-cpu 'threads=4 pkg0=4 pkg1=0' 20)
+sleep 2
+# the set may still move (4 busy workers sit near a PU boundary): a
+# snapshot counts when the set was the same before and after it
+cur_allowed() { powersched status --json | grep -o '"allowed":"[^"]*"' | head -n 1 | cut -d'"' -f4; }
+k=0
+while [ $k -lt 8 ]; do
+	allowed=$(cur_allowed)
+	snap >/tmp/irq.during
+	allowed2=$(cur_allowed)
+	[ "$allowed" = "$allowed2" ] && break
+	k=$((k + 1))
+	sleep 1
+done
+kill -TERM $dpid
+wait $dpid; rc=$?
+kill $ng 2>/dev/null
+snap >/tmp/irq.after
+# during: each IRQ either on the allowed set or as it was (not movable, or pinned)
+moved=0; wrong=0
+while read -r f v; do
+	case "$f" in /proc/*) ;; *) continue ;; esac
+	b=$(awk -v f="$f" '$1 == f { print $2 }' /tmp/irq.before)
+	if [ "$v" = "$allowed" ] && [ "$b" != "$allowed" ]; then moved=$((moved + 1))
+	elif [ "$v" != "$b" ]; then wrong=$((wrong + 1)); echo "PSVM daemon parked: $f was $b, is $v"; fi
+done </tmp/irq.during
+pin_during=$([ -n "$pinned" ] && awk -v f="$pinned" '$1 == f { print $2 }' /tmp/irq.during)
+want=$(list2num "$allowed")
+wq=$(awk '$1 == "wq" { print $2 }' /tmp/irq.during)
+def=$(awk '$1 == "default" { print $2 }' /tmp/irq.during)
+grep -E 'quiet-parked|irqbalance' /tmp/qp.log | head -n 3 | sed 's/^/PSVM daemon log: /'
+echo "PSVM daemon quiet-parked: allowed $allowed ($t s to pack): $moved IRQ(s) moved onto it, $wrong elsewhere; pinned ${pinned:-none} during: ${pin_during:-?}; workqueue mask $wq, default IRQ affinity $def (want $(printf '%x' "$want")); after SIGTERM (exit $rc): $(diff /tmp/irq.before /tmp/irq.after | grep -c '^[<>]') line(s) differ from before"
+[ -n "$allowed" ] && [ "$allowed" = "$allowed2" ] && [ "$allowed" != 0-31 ] && [ "$moved" -ge 1 ] && [ "$wrong" = 0 ] &&
+	{ [ -z "$pinned" ] || [ "$pin_during" = 3 ]; }
+check daemon-quiet-parked-irqs $? "allowed $allowed (then $allowed2): $moved moved, $wrong elsewhere, pinned ${pinned:-none} on ${pin_during:-?}"
+[ -n "$wq" ] && [ $((0x$wq)) = "$want" ] && [ -n "$def" ] && [ $((0x$def)) = "$want" ]
+check daemon-quiet-parked-workqueue $? "workqueue $wq, default $def, allowed $allowed"
+[ "$rc" = 0 ] && diff /tmp/irq.before /tmp/irq.after >/dev/null
+check daemon-quiet-parked-restored $? "exit $rc; $(diff /tmp/irq.before /tmp/irq.after | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+[ -n "$pinned" ] && echo 0-31 >"$pinned" 2>/dev/null
