@@ -104,7 +104,7 @@ want=$(list2num "$allowed")
 wq=$(awk '$1 == "wq" { print $2 }' /tmp/irq.during)
 def=$(awk '$1 == "default" { print $2 }' /tmp/irq.during)
 grep -E 'quiet-parked|irqbalance' /tmp/qp.log | head -n 3 | sed 's/^/PSVM daemon log: /'
-echo "PSVM daemon quiet-parked: allowed $allowed ($t s to pack): $moved IRQ(s) moved onto it, $wrong elsewhere; pinned ${pinned:-none} during: ${pin_during:-?}; workqueue mask $wq, default IRQ affinity $def (want $(printf '%x' "$want")); after SIGTERM (exit $rc): $(diff /tmp/irq.before /tmp/irq.after | grep -c '^[<>]') line(s) differ from before"
+echo "PSVM daemon quiet-parked: allowed $allowed (4 workers packed at $t s of the scenario): $moved IRQ(s) moved onto it, $wrong elsewhere; pinned ${pinned:-none} during: ${pin_during:-?}; workqueue mask $wq, default IRQ affinity $def (want $(printf '%x' "$want")); after SIGTERM (exit $rc): $(diff /tmp/irq.before /tmp/irq.after | grep -c '^[<>]') line(s) differ from before"
 [ -n "$allowed" ] && [ "$allowed" = "$allowed2" ] && [ "$allowed" != 0-31 ] && [ "$moved" -ge 1 ] && [ "$wrong" = 0 ] &&
 	{ [ -z "$pinned" ] || [ "$pin_during" = 3 ]; }
 check daemon-quiet-parked-irqs $? "allowed $allowed (then $allowed2): $moved moved, $wrong elsewhere, pinned ${pinned:-none} on ${pin_during:-?}"
