@@ -14,7 +14,7 @@ CAIRO_LIBS := $(shell pkg-config --libs cairo)
 # json-c reads the state files for status's text (cli only)
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c)
-WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat -Wformat-security
 OPT ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ifeq ($(SAN),1)

@@ -195,7 +195,7 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 	unsigned char *in = l->scratch;
 	int i, n = l->topo->nr_pus < PS_LIVE_MAX_CPUS ? l->topo->nr_pus : PS_LIVE_MAX_CPUS;
 
-	if (!l->started || l->full_scan || l->held || l->apply_err || pol != l->resolved ||
+	if (!l->started || l->full_scan || l->apply_err || pol != l->resolved ||
 	    !l->src->quiet || l->scans < 2)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -222,7 +222,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 	unsigned char *on = l->scratch;
 	enum ps_policy pol = l->cfg.policy;
 	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0;
-	int r, i, n = 0, changed = 0, grow = 0, nb = PS_LIVE_MAX_CPUS;
+	int r, i, n = 0, changed = 0, grow = 0, held_now = 0, nb = PS_LIVE_MAX_CPUS;
 	long long pid_now;
 	struct timespec c0, c1;
 
@@ -312,6 +312,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 			lg(l, "mask change held back: %d changes in the last minute",
 			   l->rl.n);
 		l->held = 1;
+		held_now = 1;
 		changed = 0;
 	} else if (changed) {
 		l->held = 0;
@@ -333,7 +334,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 	l->apply_err = l->be->apply(l, list, changed) != 0;
 	if (changed && !l->apply_err)
 		ps_live_park(l, list);
-	l->at_rest = !changed && !l->held && !out->low_streak;
+	l->at_rest = !changed && !held_now && !out->low_streak;
 	l->scan_busy = busy_pus(l);
 	l->scans++;
 	l->skipped = 0;

@@ -137,7 +137,7 @@ void ps_live_park(struct ps_live *l, const char *list)
 
 	/* the unbound workqueues and new IRQs' default */
 	for (k = 0; k < 2; k++) {
-		ps_live_path(l, path, sizeof(path), hexfiles[k].path);
+		ps_live_path(l, path, sizeof(path), "%s", hexfiles[k].path);
 		if (jr || read_aff(l, path, 1, raw, sizeof(raw), now, sizeof(now)) ||
 		    !ours(l, hst[k], now, hexfiles[k].what))
 			continue;
@@ -192,7 +192,7 @@ void ps_live_park(struct ps_live *l, const char *list)
 	for (k = 0; k < 2; k++) {
 		if (!take[k])
 			continue;
-		ps_live_path(l, path, sizeof(path), hexfiles[k].path);
+		ps_live_path(l, path, sizeof(path), "%s", hexfiles[k].path);
 		r = ps_live_write_file(path, hexset);
 		*hst[k] = r ? 2 : 1;
 		if (r)
