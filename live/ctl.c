@@ -209,7 +209,11 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 	q.demand_prev = l->prev_demand;
 	q.sat = ps_demand_saturation(l->pu_busy, in, n, 0);
 	q.at_rest = l->at_rest;
-	q.born = pid_now < 0 || pid_now != l->scan_last_pid;
+	/* born since the last look: a scan, unless every one of them is gone
+	 * or cannot be ours (a kernel thread, another's child) */
+	q.born = pid_now < 0 ||
+		 (pid_now != l->seen_pid &&
+		  !(l->src->births_not_ours && l->src->births_not_ours(l, l->seen_pid, pid_now)));
 	q.skipped = l->skipped;
 	q.max_skip = ps_demand_max_skip(l->scan_cpu_s, l->cfg.interval_s);
 	return ps_demand_quiet(&q);
@@ -256,7 +260,9 @@ int ps_live_step(struct ps_live *l, double now_s)
 	}
 	pid_now = last_pid(l);
 	if (quiet_interval(l, pol, pid_now)) {
-		/* nothing the scan could see would change the set */
+		/* nothing the scan could see would change the set; the births
+		 * up to pid_now were looked at */
+		l->seen_pid = pid_now;
 		l->src->quiet(l);
 		l->skipped++;
 		l->skips++;
@@ -272,7 +278,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 		return 0;
 	}
 	/* a task born from here on is seen by the next interval's check */
-	l->scan_last_pid = pid_now;
+	l->seen_pid = pid_now;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	r = l->src->scan(l, l->scans ? now_s - l->last_scan_t : dt);
 	if (r)

@@ -135,8 +135,9 @@ int ps_demand_pool(double small, double *out, int max);
  * @sat: ps_demand_saturation() of the allowed set over this interval
  * @at_rest: the last scan changed nothing, held nothing back, and the
  *           policy was not counting towards a shrink (low_streak 0)
- * @born: a task (process or thread) was created since the last scan
- *        (/proc/loadavg's last PID moved)
+ * @born: a task (process or thread) that may be ours was created since the
+ *        last look (/proc/loadavg's last PID moved, and the source could not
+ *        rule the new ones out)
  * @skipped: intervals skipped since the last scan
  * @max_skip: ps_demand_max_skip()
  */

@@ -148,7 +148,8 @@ struct ps_live {
 	double prev_demand;       /* demand at the scan before the last */
 	int at_rest;              /* the last scan: no change, none held, no shrink pending */
 	int apply_err;            /* the last apply left something undone */
-	long long scan_last_pid;  /* /proc/loadavg's last PID at the last scan */
+	long long seen_pid;       /* /proc/loadavg's last PID when births were last
+				   * looked at (a scan, or a quiet interval) */
 	double scan_cpu_s;        /* CPU time the last scan and decision took */
 	double pkg_load[256];     /* managed threads' utilization per package (last scan) */
 	/* quiet-parked (parked.c): per IRQ and for the workqueue and default
@@ -172,12 +173,15 @@ struct ps_live {
  * @runnable: is thread t runnable now (also refreshes t->state, t->cpu)
  * @quiet: an interval without a scan: what must still be looked at each
  *         interval (NULL: nothing)
+ * @births_not_ours: tasks from..to (PIDs, exclusive, inclusive) were born
+ *         since the last look: 1 when none of them can be ours, else 0
  */
 struct ps_live_source_ops {
 	const char *name;
 	int (*scan)(struct ps_live *l, double dt);
 	int (*runnable)(const struct ps_live *l, struct thr *t);
 	void (*quiet)(struct ps_live *l);
+	int (*births_not_ours)(struct ps_live *l, long long from, long long to);
 };
 
 /**

@@ -889,6 +889,55 @@ static int proc_scan(struct ps_live *l, double dt)
 	return 0;
 }
 
+/* a process with threads in the table (managed or read) */
+static int known_process(const struct ps_live *l, long pid)
+{
+	int k = ps_live_lower_bound(l, (pid_t)pid, 0);
+
+	return pid > 0 && k < l->thr_n && l->thr[k].tgid == (pid_t)pid;
+}
+
+/*
+ * Tasks born since the last look: the PIDs (and TIDs, one space) after
+ * from up to to, handed out in order. 1 when none can be ours: each is gone
+ * already, a kernel thread, or (run) neither a thread nor a child of a
+ * process we read; 0 when one may be (the interval scans), or the range
+ * wrapped or is a fork storm. A task's /proc/TID/status is read (O(1),
+ * whatever its process's size).
+ */
+#define MAX_BIRTHS 256
+static int proc_births_not_ours(struct ps_live *l, long long from, long long to)
+{
+	char path[512], buf[2048], *p;
+	long long t;
+
+	if (to < from || to - from > MAX_BIRTHS)
+		return 0;
+	for (t = from + 1; t <= to; t++) {
+		long tgid = -1, ppid = -1;
+
+		ps_live_path(l, path, sizeof(path), "/proc/%lld/status", t);
+		if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+			continue; /* gone: nothing to confine or record */
+		p = strstr(buf, "\nTgid:");
+		if (p)
+			tgid = strtol(p + 6, NULL, 10);
+		p = strstr(buf, "\nPPid:");
+		if (p)
+			ppid = strtol(p + 6, NULL, 10);
+		if (tgid < 0 || ppid < 0)
+			return 0;
+		if (ppid == 2 || tgid == 2)
+			continue; /* a kernel thread (kthreadd's child) */
+		/* the daemon: any live task may be ours; run: a thread of a
+		 * process we read, a child of one, or of one born with it */
+		if (l->cfg.whole_system || known_process(l, tgid) || known_process(l, ppid) ||
+		    (ppid > from && ppid <= to))
+			return 0;
+	}
+	return 1;
+}
+
 /* An interval without a scan (ps_demand_quiet()): the daemon still reads
  * the cgroup of each process it manages, so one moved into an excluded
  * cgroup (a container) gets its masks back within an interval. One small
@@ -916,4 +965,5 @@ const struct ps_live_source_ops ps_live_source_proc = {
 	.scan = proc_scan,
 	.runnable = runnable_now,
 	.quiet = proc_quiet,
+	.births_not_ours = proc_births_not_ours,
 };
