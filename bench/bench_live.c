@@ -108,8 +108,9 @@ static double mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* intervals and scans from the run's state file in dir (0 when not found) */
-static void scans_of(const char *dir, int *intervals, int *scans)
+/* intervals and scans from the run's state file in dir (0 when not found),
+ * and how it learns of new tasks (births: "?" when not found) */
+static void scans_of(const char *dir, int *intervals, int *scans, char *births, size_t len)
 {
 	char path[600], buf[65536], *p;
 	struct dirent *de;
@@ -118,6 +119,7 @@ static void scans_of(const char *dir, int *intervals, int *scans)
 	size_t n;
 
 	*intervals = *scans = 0;
+	snprintf(births, len, "?");
 	if (!d)
 		return;
 	while ((de = readdir(d)))
@@ -137,6 +139,9 @@ static void scans_of(const char *dir, int *intervals, int *scans)
 			p = strstr(buf, "\"scans\":");
 			if (p)
 				*scans = atoi(p + 8);
+			p = strstr(buf, "\"births\":\"");
+			if (p)
+				snprintf(births, len, "%.*s", (int)strcspn(p + 10, "\""), p + 10);
 		}
 	}
 	closedir(d);
@@ -145,7 +150,7 @@ static void scans_of(const char *dir, int *intervals, int *scans)
 static int one_case(const char *ps, const char *self, int nr, long period, const char *backend)
 {
 	/* the state directory on tmpfs, as /run/powersched is */
-	char dir[] = "/dev/shm/ps-bench-live.XXXXXX", secs[16], ns[16], ps_[16];
+	char dir[] = "/dev/shm/ps-bench-live.XXXXXX", secs[16], ns[16], ps_[16], births[32];
 	int warmup = nr >= 10000 ? 8 : 3, status, iv0, sc0, iv1, sc1;
 	double c0, c1, t0, t1;
 	pid_t pid;
@@ -170,11 +175,11 @@ static int one_case(const char *ps, const char *self, int nr, long period, const
 	sleep((unsigned)warmup);
 	c0 = cpu_s(pid);
 	t0 = mono();
-	scans_of(dir, &iv0, &sc0);
+	scans_of(dir, &iv0, &sc0, births, sizeof(births));
 	sleep(MEASURE_S);
 	c1 = cpu_s(pid);
 	t1 = mono();
-	scans_of(dir, &iv1, &sc1);
+	scans_of(dir, &iv1, &sc1, births, sizeof(births));
 	waitpid(pid, &status, 0);
 	rmdir(dir);
 	if (c0 < 0 || c1 < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
@@ -184,8 +189,9 @@ static int one_case(const char *ps, const char *self, int nr, long period, const
 	}
 	printf("live: powersched run (%s) managing %d threads waking every %ld ms, 500 ms "
 	       "interval: %.3f s of CPU in %.1f s wall = %.3f%% of one CPU (%d of %d "
-	       "intervals read the load)\n",
-	       backend, nr, period, c1 - c0, t1 - t0, 100 * (c1 - c0) / (t1 - t0), sc1 - sc0, iv1 - iv0);
+	       "intervals read the load; new tasks from %s)\n",
+	       backend, nr, period, c1 - c0, t1 - t0, 100 * (c1 - c0) / (t1 - t0), sc1 - sc0, iv1 - iv0,
+	       births);
 	fflush(stdout);
 	return 0;
 }

@@ -250,6 +250,11 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 		LINE("Policy:", "%s, resolved by %s: %s", pol, req, why[0] ? why : "?");
 	LINE("Backend:", "%s", !strcmp(jstr(o, "backend"), "cgroup") ?
 	     "cgroup v2 cpuset" : "affinity (sched_setaffinity per thread)");
+	if (!strcmp(jstr(o, "births"), "proc connector"))
+		LINE("New tasks:", "from the proc connector (%.0f messages read, %.0f lost)",
+		     jnum(o, "proc_events"), jnum(o, "proc_events_lost"));
+	else if (jstr(o, "births")[0])
+		LINE("New tasks:", "from /proc/loadavg's last PID and /proc/TID/status");
 	LINE("Allowed CPUs:", "%s of %s (%d of %d)", allowed[0] ? allowed : "none",
 	     online[0] ? online : "?", na, no);
 	if (!span(c, allowed, &npk, &ncore))

@@ -189,7 +189,7 @@ static double busy_pus(const struct ps_live *l)
 
 /* May this interval keep the set without reading the load? (see
  * ps_demand_quiet(); the last scan's own figures are in l) */
-static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_now)
+static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_now, int cn_born)
 {
 	struct ps_demand_quiet q;
 	unsigned char *in = l->scratch;
@@ -210,8 +210,9 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 	q.sat = ps_demand_saturation(l->pu_busy, in, n, 0);
 	q.at_rest = l->at_rest;
 	/* born since the last look: a scan, unless every one of them is gone
-	 * or cannot be ours (a kernel thread, another's child) */
-	q.born = pid_now < 0 ||
+	 * or cannot be ours (a kernel thread, another's child); the proc
+	 * connector's messages say so when we listen to it */
+	q.born = cn_born >= 0 ? cn_born : pid_now < 0 ||
 		 (pid_now != l->seen_pid &&
 		  !(l->src->births_not_ours && l->src->births_not_ours(l, l->seen_pid, pid_now)));
 	q.skipped = l->skipped;
@@ -226,7 +227,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 	unsigned char *on = l->scratch;
 	enum ps_policy pol = l->cfg.policy;
 	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0;
-	int r, i, n = 0, changed = 0, grow = 0, held_now = 0, nb = PS_LIVE_MAX_CPUS;
+	int r, i, n = 0, changed = 0, grow = 0, held_now = 0, nb = PS_LIVE_MAX_CPUS, cn_born;
 	long long pid_now;
 	struct timespec c0, c1;
 
@@ -258,8 +259,10 @@ int ps_live_step(struct ps_live *l, double now_s)
 		}
 		snprintf(l->why, sizeof(l->why), "%s", why);
 	}
-	pid_now = last_pid(l);
-	if (quiet_interval(l, pol, pid_now)) {
+	/* every interval empties the connector's queue, scan or not */
+	cn_born = ps_live_procevents_drain(l);
+	pid_now = cn_born >= 0 ? 0 : last_pid(l);
+	if (quiet_interval(l, pol, pid_now, cn_born)) {
 		/* nothing the scan could see would change the set; the births
 		 * up to pid_now were looked at */
 		l->seen_pid = pid_now;
@@ -388,6 +391,7 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	l->cfg = *cfg;
 	l->self = getpid();
 	l->journal_fd = -1;
+	l->cn_fd = -1;
 	l->src = &ps_live_source_proc;
 	use_backend(l, PS_BACKEND_AFFINITY);
 	ps_policy_params_default(&l->params);
@@ -448,6 +452,14 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	r = load_topology(l);
 	if (r)
 		goto fail;
+	/* births: from the proc connector where we may listen to it */
+	if (ps_live_procevents_open(l, l->births_why, sizeof(l->births_why))) {
+		if (l->cfg.whole_system || l->cfg.verbose)
+			lg(l, "new tasks found from /proc/loadavg's last PID (proc connector: %s)",
+			   l->births_why);
+	} else if (l->cfg.whole_system || l->cfg.verbose) {
+		lg(l, "new tasks found from the proc connector");
+	}
 	ps_live_path(l, path, sizeof(path), "/sys/class/powercap/intel-rapl:0/energy_uj");
 	l->have_rapl = access(path, R_OK) == 0;
 	use_backend(l, cfg->backend == PS_BACKEND_AUTO ?
@@ -563,6 +575,7 @@ void ps_live_close(struct ps_live *l)
 			close(l->thr[k].ss_fd);
 			l->thr[k].ss_fd = -1;
 		}
+	ps_live_procevents_close(l);
 	if (l->journal_fd >= 0) {
 		close(l->journal_fd);
 		l->journal_fd = -1;

@@ -148,6 +148,11 @@ struct ps_live {
 	double prev_demand;       /* demand at the scan before the last */
 	int at_rest;              /* the last scan: no change, none held, no shrink pending */
 	int apply_err;            /* the last apply left something undone */
+	/* births from the proc connector (procevents.c); -1: from loadavg */
+	int cn_fd;
+	int cn_births;            /* a birth that may be ours not yet scanned */
+	long long cn_events, cn_lost; /* messages read; overflows of the socket */
+	char births_why[200];     /* why the connector is not used */
 	long long seen_pid;       /* /proc/loadavg's last PID when births were last
 				   * looked at (a scan, or a quiet interval) */
 	double scan_cpu_s;        /* CPU time the last scan and decision took */
@@ -251,6 +256,15 @@ int ps_live_check_private(int fd, const struct stat *st, int want_dir);
 /* source_proc.c: the thread tables (shared with the affinity backend) */
 int ps_live_thr_before(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b);
 int ps_live_lower_bound(const struct ps_live *l, pid_t tgid, pid_t tid);
+/* a process with threads in the table (managed or read) */
+int ps_live_known_process(const struct ps_live *l, pid_t pid);
+
+/* procevents.c: the proc connector. open: 0 listening, else -errno and why;
+ * drain: 1 when a task that may be ours was born (or messages were lost)
+ * since the last drain, 0 none, -1 not open; close: idempotent */
+int ps_live_procevents_open(struct ps_live *l, char *why, size_t len);
+int ps_live_procevents_drain(struct ps_live *l);
+void ps_live_procevents_close(struct ps_live *l);
 struct thr *ps_live_find_thr(const struct ps_live *l, pid_t tgid, pid_t tid);
 int ps_live_members_cgroup(struct ps_live *l, int (*each)(struct ps_live *, pid_t));
 int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t));

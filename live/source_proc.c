@@ -889,12 +889,11 @@ static int proc_scan(struct ps_live *l, double dt)
 	return 0;
 }
 
-/* a process with threads in the table (managed or read) */
-static int known_process(const struct ps_live *l, long pid)
+int ps_live_known_process(const struct ps_live *l, pid_t pid)
 {
-	int k = ps_live_lower_bound(l, (pid_t)pid, 0);
+	int k = ps_live_lower_bound(l, pid, 0);
 
-	return pid > 0 && k < l->thr_n && l->thr[k].tgid == (pid_t)pid;
+	return pid > 0 && k < l->thr_n && l->thr[k].tgid == pid;
 }
 
 /*
@@ -931,7 +930,8 @@ static int proc_births_not_ours(struct ps_live *l, long long from, long long to)
 			continue; /* a kernel thread (kthreadd's child) */
 		/* the daemon: any live task may be ours; run: a thread of a
 		 * process we read, a child of one, or of one born with it */
-		if (l->cfg.whole_system || known_process(l, tgid) || known_process(l, ppid) ||
+		if (l->cfg.whole_system || ps_live_known_process(l, (pid_t)tgid) ||
+		    ps_live_known_process(l, (pid_t)ppid) ||
 		    (ppid > from && ppid <= to))
 			return 0;
 	}

@@ -100,7 +100,9 @@ void ps_live_write_state(struct ps_live *l)
 		l->energy_j, l->have_rapl ? "measured (RAPL)" : "modeled from /proc/stat");
 	for (k = 0; k < np; k++)
 		fprintf(f, "%s%.3f", k ? "," : "", pkg_load[k]);
-	fprintf(f, "],\"recent\":[");
+	fprintf(f, "],\"births\":\"%s\",\"proc_events\":%lld,\"proc_events_lost\":%lld",
+		l->cn_fd >= 0 ? "proc connector" : "loadavg", l->cn_events, l->cn_lost);
+	fprintf(f, ",\"recent\":[");
 	for (k = 0; k < l->nrecent; k++) {
 		const struct recent *r = &l->recent[k];
 

@@ -216,6 +216,11 @@ grep -E 'daemon started|reloaded|power-profiles-daemon|stopped' /tmp/j.log | hea
 grep -q 'daemon started' /tmp/j.log && grep -q 'config reloaded' /tmp/j.log &&
 	grep -q 'every mask put back' /tmp/j.log
 check systemd-journal $? "journalctl -u powersched: $(wc -l </tmp/j.log) lines"
+# the shipped unit grants no netlink and no CAP_NET_ADMIN: its daemon says
+# it learns of new tasks from /proc/loadavg, and why
+nt=$(grep -m 1 'new tasks found' /tmp/j.log)
+case "$nt" in *"from /proc/loadavg's last PID (proc connector: "*) r=0 ;; *) r=1 ;; esac
+check systemd-unit-new-tasks-loadavg $r "${nt:-no line}"
 killall stress-ng 2>/dev/null
 echo "PSVM exit 0"
 sync

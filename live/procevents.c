@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Births from the kernel's process events connector (netlink,
+ * CONFIG_PROC_EVENTS): what a quiet interval needs to know (was a task
+ * born that may be ours?) without walking PIDs in /proc.
+ *
+ * The kernel sends a message to every listener for each fork, exec, exit,
+ * comm change... on the machine. We never wait on the socket: each interval
+ * drains what queued since the last (MSG_DONTWAIT), so it adds no wake-up of
+ * its own. A lost message (ENOBUFS: the socket's buffer filled between two
+ * intervals) counts as a birth that may be ours: the interval scans.
+ *
+ * Listening needs CAP_NET_ADMIN in the initial network namespace; the
+ * kernel acknowledges the subscription with a PROC_EVENT_NONE message
+ * carrying an error code, which is how a kernel without the connector (no
+ * answer), a missing capability (EPERM) or a sandbox without netlink
+ * (socket() fails) is told apart. Any of them: the caller keeps finding
+ * births from /proc/loadavg's last PID (ctl.c).
+ */
+#include <errno.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live_int.h"
+
+#define CN_ACK_WAIT_MS 1000
+#define CN_RCVBUF (4 << 20)
+
+struct cn_req {
+	struct nlmsghdr nl;
+	struct cn_msg cn;
+	enum proc_cn_mcast_op op;
+} __attribute__((packed));
+
+static int cn_send_op(int fd, enum proc_cn_mcast_op op)
+{
+	struct cn_req m;
+
+	memset(&m, 0, sizeof(m));
+	m.nl.nlmsg_len = sizeof(m);
+	m.nl.nlmsg_type = NLMSG_DONE;
+	m.nl.nlmsg_pid = (unsigned)getpid();
+	m.cn.id.idx = CN_IDX_PROC;
+	m.cn.id.val = CN_VAL_PROC;
+	m.cn.len = sizeof(m.op);
+	m.op = op;
+	return send(fd, &m, sizeof(m), 0) == (ssize_t)sizeof(m) ? 0 : -errno;
+}
+
+/* The proc event in one received datagram, or NULL when it is not one */
+static const struct proc_event *cn_event(const char *buf, ssize_t n)
+{
+	const struct nlmsghdr *h = (const void *)buf;
+	const struct cn_msg *c;
+
+	if (n < (ssize_t)(NLMSG_HDRLEN + sizeof(*c)) || h->nlmsg_len > (unsigned)n ||
+	    h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_NOOP)
+		return NULL;
+	c = NLMSG_DATA(h);
+	if (c->id.idx != CN_IDX_PROC || c->id.val != CN_VAL_PROC ||
+	    c->len < offsetof(struct proc_event, event_data) ||
+	    (size_t)n < NLMSG_HDRLEN + sizeof(*c) + c->len)
+		return NULL;
+	return (const void *)c->data;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
+	char buf[512] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct timespec t0;
+	int fd, r, size = CN_RCVBUF;
+
+	l->cn_fd = -1;
+	if (l->cfg.root && l->cfg.root[0] && strcmp(l->cfg.root, "/")) {
+		snprintf(why, len, "a stand-in /proc (%s)", l->cfg.root);
+		return -ENOTSUP;
+	}
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(why, len, "no netlink connector socket: %s", strerror(errno));
+		return r;
+	}
+	/* room for a few thousand events between two intervals; FORCE passes
+	 * rmem_max with CAP_NET_ADMIN, which listening needs anyway */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+		r = -errno;
+		snprintf(why, len, "bind: %s%s", strerror(errno),
+			 errno == EPERM ? " (it needs CAP_NET_ADMIN)" : "");
+		goto fail;
+	}
+	r = cn_send_op(fd, PROC_CN_MCAST_LISTEN);
+	if (r) {
+		snprintf(why, len, "subscribe: %s", strerror(-r));
+		goto fail;
+	}
+	/* the kernel's answer: a PROC_EVENT_NONE with its error code (other
+	 * listeners' answers and real events may come first) */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int left = CN_ACK_WAIT_MS - (int)ms_since(&t0);
+		const struct proc_event *e;
+		ssize_t n;
+
+		if (left <= 0 || poll(&p, 1, left) <= 0) {
+			r = -ENOTSUP;
+			snprintf(why, len, "no answer from the kernel in %d ms "
+				 "(a kernel without CONFIG_PROC_EVENTS, or another network namespace)",
+				 CN_ACK_WAIT_MS);
+			goto fail;
+		}
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == ENOBUFS))
+			continue;
+		if (n < 0) {
+			r = -errno;
+			snprintf(why, len, "recv: %s", strerror(errno));
+			goto fail;
+		}
+		e = cn_event(buf, n);
+		if (!e || e->what != PROC_EVENT_NONE)
+			continue;
+		if (e->event_data.ack.err) {
+			r = -(int)e->event_data.ack.err;
+			snprintf(why, len, "listening refused: %s (it needs CAP_NET_ADMIN)",
+				 strerror((int)e->event_data.ack.err));
+			goto fail;
+		}
+		break;
+	}
+	l->cn_fd = fd;
+	l->cn_births = 1; /* whatever came before the subscription: scan */
+	return 0;
+fail:
+	close(fd);
+	return r;
+}
+
+/*
+ * One event: may it bring a task of ours? A fork or clone of a kernel
+ * thread (kthreadd's children) never does. The daemon takes any other new
+ * task for its own, and an exec or a comm change too (its filters match
+ * names). run: a new thread of a process it read, or a child of one (the
+ * kernel sends a fork's message before the child runs, so a child of a new
+ * process comes after its parent's message, which already said "ours" if
+ * the parent was).
+ */
+static int cn_ours(const struct ps_live *l, const struct proc_event *e)
+{
+	switch (e->what) {
+	case PROC_EVENT_FORK:
+		if (e->event_data.fork.parent_tgid == 2 || e->event_data.fork.parent_pid == 2 ||
+		    e->event_data.fork.child_tgid == 2)
+			return 0;
+		return l->cfg.whole_system ||
+		       ps_live_known_process(l, (pid_t)e->event_data.fork.parent_tgid) ||
+		       ps_live_known_process(l, (pid_t)e->event_data.fork.child_tgid);
+	case PROC_EVENT_EXEC:
+	case PROC_EVENT_COMM:
+		return l->cfg.whole_system;
+	default:
+		return 0; /* exits, ids, ptrace, core dumps: nothing to confine */
+	}
+}
+
+int ps_live_procevents_drain(struct ps_live *l)
+{
+	char buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
+	int k;
+
+	if (l->cn_fd < 0)
+		return -1;
+	/* bounded: a fork storm larger than this is a scan anyway */
+	for (k = 0; k < 65536; k++) {
+		const struct proc_event *e;
+		ssize_t n = recv(l->cn_fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == ENOBUFS) {
+			l->cn_lost++;
+			l->cn_births = 1; /* messages lost: anything may have been born */
+			continue;
+		}
+		if (n <= 0)
+			break;
+		l->cn_events++;
+		e = cn_event(buf, n);
+		if (e && !l->cn_births && cn_ours(l, e))
+			l->cn_births = 1;
+	}
+	if (k == 65536)
+		l->cn_births = 1;
+	k = l->cn_births;
+	l->cn_births = 0;
+	return k;
+}
+
+void ps_live_procevents_close(struct ps_live *l)
+{
+	if (l->cn_fd < 0)
+		return;
+	/* the kernel counts listeners: tell it we are gone */
+	cn_send_op(l->cn_fd, PROC_CN_MCAST_IGNORE);
+	close(l->cn_fd);
+	l->cn_fd = -1;
+}
