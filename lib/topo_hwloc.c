@@ -5,7 +5,8 @@
  * The only file that calls hwloc's discovery. Walks the normal children of
  * every object: an object spanning the same PUs as the domain above it is
  * merged into that domain (its type recorded), any other object with PUs
- * opens a new domain. NUMA nodes (memory children in hwloc 2) are merged into
+ * opens a new domain, except below a core (a per-thread cache is not a
+ * domain: the core's PUs are its SMT siblings). NUMA nodes (memory children in hwloc 2) are merged into
  * the domain with the same PUs. I/O and Misc objects hold no PUs and are not
  * looked at.
  */
@@ -126,6 +127,16 @@ static int walk(struct builder *b, hwloc_obj_t obj, int dom)
 		if (hwloc_bitmap_isequal(c->cpuset, b->topo->doms[dom].cpuset)) {
 			if (type_to_level(c->type, &lvl) == 0)
 				b->topo->doms[dom].types |= 1u << lvl;
+			r = walk(b, c, dom);
+			if (r)
+				return r;
+			continue;
+		}
+		/* below a core nothing opens a domain: a cache of one SMT
+		 * thread (QEMU reports an L1 per thread: Core > L1d > L1i >
+		 * PU) would otherwise stand between the core and its PUs,
+		 * and the siblings would read as cores of their own */
+		if (b->topo->doms[dom].types & (1u << PS_LVL_CORE)) {
 			r = walk(b, c, dom);
 			if (r)
 				return r;

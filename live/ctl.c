@@ -177,6 +177,16 @@ static long long last_pid(const struct ps_live *l)
 	return p ? strtoll(p + 1, NULL, 10) : -1;
 }
 
+/* the largest of n utilizations (the policy's CPU-bound rule looks at it) */
+static double largest(const double *u, int n)
+{
+	double m = 0;
+
+	for (int i = 0; i < n; i++)
+		m = u[i] > m ? u[i] : m;
+	return m;
+}
+
 /* the machine's busy PUs over the interval (ps_live_account_energy()) */
 static double busy_pus(const struct ps_live *l)
 {
@@ -328,10 +338,11 @@ int ps_live_step(struct ps_live *l, double now_s)
 		memcpy(l->allowed_os, on, (size_t)nb);
 		l->mask_changes++;
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f): allowed %s (%d PUs, %d package(s), %d core(s))",
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, largest %.2f): allowed %s (%d PUs, %d package(s), %d core(s); placement %s)",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
-		   l->wait_cpus, l->sat, list, out->nr_allowed,
-		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE]);
+		   l->wait_cpus, l->sat, largest(l->util, n), list, out->nr_allowed,
+		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE],
+		   out->chosen >= 0 ? ps_cand_name(out->chosen) : "-");
 		remember(l, now_s - l->start_t, n, demand, list, out->nr_allowed);
 	}
 	if (!changed && l->cfg.verbose) {

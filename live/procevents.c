@@ -29,7 +29,11 @@
 
 #include "live_int.h"
 
-#define CN_ACK_WAIT_MS 1000
+/* the kernel answers the subscription from within our send(), so the
+ * answer is queued before send() returns: this only covers other
+ * listeners' messages ahead of it, and bounds the start-up of a run on a
+ * kernel that never answers */
+#define CN_ACK_WAIT_MS 100
 #define CN_RCVBUF (4 << 20)
 
 struct cn_req {

@@ -92,6 +92,20 @@ if command -v lstopo-no-graphics >/dev/null; then
 		check "$tmp/m.xml" 16x1.0 power 'assert len(pkgs) == 1 and len(busy) == 16'
 fi
 
+# --- the test guest's own topology (lstopo XML from QEMU, an L1 per SMT
+# thread) is the same machine as "pack:2 core:8 pu:2": plan gives the same
+# placement, watts and throughput on both (read before, the guest's threads
+# were cores of their own: 16 x 0.3 packed onto 8 PUs at 99.8 W there,
+# spread over 16 at 85.0 W here)
+qx=$(cd "$(dirname "$0")/../topo" && pwd)/qemu-2x8x2-l1-per-thread.xml
+for load in 4x0.1 16x0.3 8x0.5 16x1.0 32x1.0; do
+	for pol in power performance; do
+		a=$("$PS" plan -t "$qx" -m xeon-e5-2680-2s -l $load -p $pol 2>&1 | grep -E 'allowed PUs|active core|power \(W\)|throughput  |placement' | tr -s ' ')
+		b=$("$PS" plan -t 'pack:2 core:8 pu:2' -m xeon-e5-2680-2s -l $load -p $pol 2>&1 | grep -E 'allowed PUs|active core|power \(W\)|throughput  |placement' | tr -s ' ')
+		[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "qemu topology, $load $pol: '$a' against the synthetic shape's '$b'"
+	done
+done
+
 # --- a hybrid laptop (lstopo XML with cpukinds): the shipped model that
 # fits it is picked and said; light tasks on E-cores under power, on
 # P-cores one per core under performance; CPU-bound: P-cores first

@@ -126,6 +126,42 @@ static void test_orders(void **state)
 	ps_topo_free(t);
 }
 
+/*
+ * QEMU (-smp 32,sockets=2,cores=8,threads=2, the guest of tests/vm) reports
+ * an L1 per SMT thread: Core > L1d > L1i > PU. lstopo's XML from that guest
+ * (Debian's 6.1 kernel, hwloc 2.9) must read as the same machine as "pack:2
+ * core:8 pu:2": each PU's domain the core, with its sibling; the same
+ * orders. Read before, each thread was a core of its own: no SMT cost, and
+ * live packed what plan (on the synthetic shape) spread.
+ */
+static void test_per_thread_l1(void **state)
+{
+	const char *src = getenv("PS_SRCDIR");
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2"), *q;
+	char path[512];
+	int i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/topo/qemu-2x8x2-l1-per-thread.xml",
+		 src ? src : ".");
+	assert_int_equal(ps_topo_load(path, &q), 0);
+	assert_int_equal(q->nr_pus, 32);
+	assert_int_equal(count_level(q, PS_LVL_PACKAGE), 2);
+	assert_int_equal(count_level(q, PS_LVL_CORE), 16);
+	for (i = 0; i < 32; i++) {
+		assert_int_equal(q->pus[i].nr_siblings, 2);
+		assert_true(q->doms[q->pus[i].dom].types & (1u << PS_LVL_CORE));
+		assert_int_equal(q->pus[i].os_index, t->pus[i].os_index);
+		assert_int_equal(q->pus[i].core, t->pus[i].core);
+		assert_int_equal(q->pus[i].package, t->pus[i].package);
+		assert_int_equal(q->pack_order[i], t->pack_order[i]);
+		assert_int_equal(q->spread_order[i], t->spread_order[i]);
+		assert_int_equal(q->fill_order[i], t->fill_order[i]);
+	}
+	ps_topo_free(q);
+	ps_topo_free(t);
+}
+
 static void test_xml_roundtrip(void **state)
 {
 	hwloc_topology_t h;
@@ -190,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_group_levels),
 		cmocka_unit_test(test_capacity_smt),
 		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_per_thread_l1),
 		cmocka_unit_test(test_xml_roundtrip),
 		cmocka_unit_test(test_bad_specs),
 		cmocka_unit_test(test_this_machine),

@@ -76,9 +76,16 @@ light_report() {
 		pn=-; pm=-; sa=-; sc=-; ch=-
 	else
 		echo "PSVM $name $m set over time (t:PUs): $(set_series $m)"
+		# each change as powersched logged it: tasks, demand (run, wait,
+		# how full the set was) and the set, the first 8
+		grep ' t=.*allowed .* PUs, ' /tmp/log.$m | head -n 8 |
+			sed "s/^powersched: \[[0-9.]*\] /PSVM $name $m change: /"
 		echo "PSVM $name $m demand read $(SETTLE=${5:-${SETTLE:-2}} demand_range $m ${6:-$LOAD_END}); $(summary /tmp/log.$m)"
 		pn=$(powersched plan -t "$TOPO" -m $MODEL --load ${nl}x$u -p $m | awk '/allowed PUs/ { print $3 }')
 		pm=$(powersched plan -t "$TOPO" -m $MODEL --load ${nl}x$mu -p $m | awk '/allowed PUs/ { print $3 }')
+		# the same on this guest's own topology (hwloc), as run sees it
+		pg=$(powersched plan -m $MODEL --load ${nl}x$mu -p $m | grep -E 'allowed PUs|placement' | tr -s ' ' | tr '\n' ' ')
+		echo "PSVM $name $m plan on the guest's own topology: $pg"
 		sj=$(powersched sim -t "$TOPO" -m $MODEL -w periodic:$nl:$u:10ms -p $m -d 10s -j)
 		sa=$(echo "$sj" | jnum mean_allowed_pus)
 		sc=$(echo "$sj" | jnum mask_changes)
