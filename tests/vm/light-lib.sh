@@ -73,7 +73,7 @@ light_report() {
 	al=$(echo "$st" | sed 's/.* allowed=\([0-9.]*\) min=\([0-9]*\) max=\([0-9]*\).*/\1 \2-\3/')
 	cp=$(echo "$st" | sed 's/^cpus=\([0-9.]*\) .*maxpkgs=\([0-9]*\).*/\1 \2/')
 	if [ "$m" = stock ]; then
-		pn=-; pm=-; sa=-; sc=-; ch=-
+		pn=-; pm=-; sa=-; sc=-; ch=-; ppk=-
 	else
 		echo "PSVM $name $m set over time (t:PUs): $(set_series $m)"
 		# each change as powersched logged it: tasks, demand (run, wait,
@@ -82,7 +82,9 @@ light_report() {
 			sed "s/^powersched: \[[0-9.]*\] /PSVM $name $m change: /"
 		echo "PSVM $name $m demand read $(SETTLE=${5:-${SETTLE:-2}} demand_range $m ${6:-$LOAD_END}); $(summary /tmp/log.$m)"
 		pn=$(powersched plan -t "$TOPO" -m $MODEL --load ${nl}x$u -p $m | awk '/allowed PUs/ { print $3 }')
-		pm=$(powersched plan -t "$TOPO" -m $MODEL --load ${nl}x$mu -p $m | awk '/allowed PUs/ { print $3 }')
+		powersched plan -t "$TOPO" -m $MODEL --load ${nl}x$mu -p $m >/tmp/plan.$m
+		pm=$(awk '/allowed PUs/ { print $3 }' /tmp/plan.$m)
+		ppk=$(awk '/active package/ { split($3, a, "/"); print a[1] }' /tmp/plan.$m)
 		# the same on this guest's own topology (hwloc), as run sees it
 		pg=$(powersched plan -m $MODEL --load ${nl}x$mu -p $m | grep -E 'allowed PUs|placement' | tr -s ' ' | tr '\n' ' ')
 		echo "PSVM $name $m plan on the guest's own topology: $pg"
@@ -95,7 +97,7 @@ light_report() {
 	# plan plan(measured) sim-allowed changes sim-changes cpus maxpkgs bogo%
 	echo "PSVM row $name $m ${nl}x$u $mu $al $pn $pm $sa $ch $sc $cp $d"
 	ROW_ALLOWED=${al% *}; ROW_PLAN=$pn; ROW_PLAN_M=$pm; ROW_CHANGES=$ch; ROW_BOGO=$d
-	ROW_PKGS=${cp#* }
+	ROW_PKGS=${cp#* }; ROW_PLAN_PKGS=$ppk
 }
 # check_row NAME: the live set within one PU (or 15%) of plan's (the plan
 # for the utilization measured), and bogo-ops within 5% of stock's
