@@ -522,7 +522,9 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 {
 	const struct ps_model *m = params->model;
 	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
-	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1;
+	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1, perf_w = INFINITY;
+	/* the previous interval's placement, kept while within the margin */
+	int kept = prev && prev->policy == PS_POLICY_POWER ? prev->chosen : -1;
 	double umax = 0;
 	static const int cand_seq[PS_CAND_COUNT] = {
 		PS_CAND_PERFORMANCE, PS_CAND_PACK, PS_CAND_FILL, PS_CAND_SPREAD,
@@ -610,6 +612,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			return -EINVAL;
 		if (c == PS_CAND_PERFORMANCE) {
 			perf_tp = pw.throughput;
+			perf_w = pw.power_w;
 			ok = 1;
 		} else if (fits) {
 			/* fits is known: the pack candidate comes second */
@@ -619,6 +622,13 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			 * above the fill a PU of its own; the lowest watts wins */
 			ok = 1;
 		}
+		/* near-ties: the previous interval's placement, while it serves
+		 * and costs no more than performance's, is compared at its
+		 * watts less PS_KEEP_MARGIN: another must save more than that
+		 * to take its place (measured utilizations jitter, and
+		 * candidates a watt apart traded places with them) */
+		if (c == kept && pw.power_w <= perf_w)
+			pw.power_w *= 1 - PS_KEEP_MARGIN;
 		/* ties: the pack order before performance, else the earlier */
 		if (ok && (best < 0 || pw.power_w < best_w - 1e-9 * best_w ||
 			   (best == PS_CAND_PERFORMANCE &&
