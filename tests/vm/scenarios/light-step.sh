@@ -7,22 +7,23 @@ cmd=$(light_cmd 4 30 15 5 16)
 for m in stock power performance; do
 	light_one $m "$cmd"
 done
-# phase_times MODE: seconds after the mode's start at which the 16 workers
-# first existed and at which they were 4 again, from the samples (in this
-# guest stress-ng starts its 12 late and they end late: the nominal 5 s
-# and 10 s are not when the load changed)
+# phase_times MODE: seconds after the mode's start at which the first of
+# the 12 more workers existed, at which all 16 did, and at which they were
+# 4 again, from the samples (in this guest stress-ng starts its 12 late and
+# they end late: the nominal 5 s and 10 s are not when the load changed)
 phase_times() {
 	awk -v t0="$(cat /tmp/t0.$1)" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] + 0 } }
+		v["thr"] > 4 && !first { first = $1 - t0 }
 		v["thr"] >= 16 && !up { up = $1 - t0 } up && !down && v["thr"] > 0 && v["thr"] <= 4 { down = $1 - t0 }
-		END { printf "%.2f %.2f\n", up ? up : 5, down ? down : 10 }' /tmp/st.$1
+		END { printf "%.2f %.2f %.2f\n", first ? first : 5, up ? up : 5, down ? down : 10 }' /tmp/st.$1
 }
 for m in stock power performance; do
 	# phases, each from 2 s after its load changed (not the bogo-ops:
 	# whole run)
 	set -- $(phase_times $m)
-	up=$1; down=$2
-	echo "PSVM light-step $m: 16 workers from $up s, 4 again from $down s"
-	light_report light-step-4a $m 4 0.3 2 $up
+	first=$1; up=$2; down=$3
+	echo "PSVM light-step $m: more workers from $first s, 16 from $up s, 4 again from $down s"
+	light_report light-step-4a $m 4 0.3 2 $(awk "BEGIN { print $first - 0.1 }")
 	[ $m != power ] || check_row light-step-4a-power
 	light_report light-step-16 $m 16 0.3 $(awk "BEGIN { print $up + 2 }") $down
 	[ $m != power ] || check_row light-step-16-power
