@@ -627,7 +627,8 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 		 * watts less PS_KEEP_MARGIN: another must save more than that
 		 * to take its place (measured utilizations jitter, and
 		 * candidates a watt apart traded places with them) */
-		if (c == kept && pw.power_w <= perf_w)
+		if (c == kept && ok && pw.power_w <= perf_w &&
+		    pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9)
 			pw.power_w *= 1 - PS_KEEP_MARGIN;
 		/* ties: the pack order before performance, else the earlier */
 		if (ok && (best < 0 || pw.power_w < best_w - 1e-9 * best_w ||

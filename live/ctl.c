@@ -294,8 +294,13 @@ int ps_live_step(struct ps_live *l, double now_s)
 	l->seen_pid = pid_now;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	r = l->src->scan(l, l->scans ? now_s - l->last_scan_t : dt);
-	if (r)
+	if (r) {
+		/* the births drained above were not read: the next interval
+		 * must scan */
+		l->cn_births = 1;
+		l->full_scan = 1;
 		return r;
+	}
 	l->resolved = pol;
 	r = ensure_decisions(l, l->thr_n);
 	if (r)

@@ -57,21 +57,31 @@ static int cn_send_op(int fd, enum proc_cn_mcast_op op)
 	return send(fd, &m, sizeof(m), 0) == (ssize_t)sizeof(m) ? 0 : -errno;
 }
 
-/* The proc event in one received datagram, or NULL when it is not one */
-static const struct proc_event *cn_event(const char *buf, ssize_t n)
+/* The proc event in one received datagram, copied into *e (zero-filled
+ * past what the kernel sent: the event sits at byte 36 of the datagram, not
+ * aligned for struct proc_event, so it is never read in place); 0, or -1
+ * when the datagram is not one */
+static int cn_event(const char *buf, ssize_t n, struct proc_event *e)
 {
-	const struct nlmsghdr *h = (const void *)buf;
-	const struct cn_msg *c;
+	struct nlmsghdr h;
+	struct cn_msg c;
+	size_t len;
 
-	if (n < (ssize_t)(NLMSG_HDRLEN + sizeof(*c)) || h->nlmsg_len > (unsigned)n ||
-	    h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_NOOP)
-		return NULL;
-	c = NLMSG_DATA(h);
-	if (c->id.idx != CN_IDX_PROC || c->id.val != CN_VAL_PROC ||
-	    c->len < offsetof(struct proc_event, event_data) ||
-	    (size_t)n < NLMSG_HDRLEN + sizeof(*c) + c->len)
-		return NULL;
-	return (const void *)c->data;
+	if (n < (ssize_t)(NLMSG_HDRLEN + sizeof(c)))
+		return -1;
+	memcpy(&h, buf, sizeof(h));
+	if (h.nlmsg_len > (unsigned)n || h.nlmsg_len < NLMSG_HDRLEN + sizeof(c) ||
+	    h.nlmsg_type == NLMSG_ERROR || h.nlmsg_type == NLMSG_NOOP)
+		return -1;
+	memcpy(&c, buf + NLMSG_HDRLEN, sizeof(c));
+	if (c.id.idx != CN_IDX_PROC || c.id.val != CN_VAL_PROC ||
+	    c.len < offsetof(struct proc_event, event_data) ||
+	    h.nlmsg_len < NLMSG_HDRLEN + sizeof(c) + c.len)
+		return -1;
+	len = c.len < sizeof(*e) ? c.len : sizeof(*e);
+	memset(e, 0, sizeof(*e));
+	memcpy(e, buf + NLMSG_HDRLEN + sizeof(c), len);
+	return 0;
 }
 
 static double ms_since(const struct timespec *t0)
@@ -121,7 +131,7 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int left = CN_ACK_WAIT_MS - (int)ms_since(&t0);
-		const struct proc_event *e;
+		struct proc_event ev;
 		ssize_t n;
 
 		if (left <= 0 || poll(&p, 1, left) <= 0) {
@@ -139,13 +149,12 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 			snprintf(why, len, "recv: %s", strerror(errno));
 			goto fail;
 		}
-		e = cn_event(buf, n);
-		if (!e || e->what != PROC_EVENT_NONE)
+		if (cn_event(buf, n, &ev) || ev.what != PROC_EVENT_NONE)
 			continue;
-		if (e->event_data.ack.err) {
-			r = -(int)e->event_data.ack.err;
+		if (ev.event_data.ack.err) {
+			r = -(int)ev.event_data.ack.err;
 			snprintf(why, len, "listening refused: %s (it needs CAP_NET_ADMIN)",
-				 strerror((int)e->event_data.ack.err));
+				 strerror((int)ev.event_data.ack.err));
 			goto fail;
 		}
 		break;
@@ -194,7 +203,7 @@ int ps_live_procevents_drain(struct ps_live *l)
 		return -1;
 	/* bounded: a fork storm larger than this is a scan anyway */
 	for (k = 0; k < 65536; k++) {
-		const struct proc_event *e;
+		struct proc_event ev;
 		ssize_t n = recv(l->cn_fd, buf, sizeof(buf), MSG_DONTWAIT);
 
 		if (n < 0 && errno == EINTR)
@@ -207,8 +216,7 @@ int ps_live_procevents_drain(struct ps_live *l)
 		if (n <= 0)
 			break;
 		l->cn_events++;
-		e = cn_event(buf, n);
-		if (e && !l->cn_births && cn_ours(l, e))
+		if (!cn_event(buf, n, &ev) && !l->cn_births && cn_ours(l, &ev))
 			l->cn_births = 1;
 	}
 	if (k == 65536)
