@@ -36,25 +36,29 @@
 #define CN_ACK_WAIT_MS 100
 #define CN_RCVBUF (4 << 20)
 
-struct cn_req {
-	struct nlmsghdr nl;
-	struct cn_msg cn;
-	enum proc_cn_mcast_op op;
-} __attribute__((packed));
-
+/* LISTEN or IGNORE: a netlink header, a connector header and the
+ * operation, laid out in a byte buffer (a struct holding struct cn_msg,
+ * whose data is a flexible array, before another field is a GNU extension) */
 static int cn_send_op(int fd, enum proc_cn_mcast_op op)
 {
-	struct cn_req m;
+	char m[NLMSG_HDRLEN + sizeof(struct cn_msg) + sizeof(op)]
+		__attribute__((aligned(NLMSG_ALIGNTO)));
+	struct nlmsghdr h;
+	struct cn_msg c;
 
-	memset(&m, 0, sizeof(m));
-	m.nl.nlmsg_len = sizeof(m);
-	m.nl.nlmsg_type = NLMSG_DONE;
-	m.nl.nlmsg_pid = (unsigned)getpid();
-	m.cn.id.idx = CN_IDX_PROC;
-	m.cn.id.val = CN_VAL_PROC;
-	m.cn.len = sizeof(m.op);
-	m.op = op;
-	return send(fd, &m, sizeof(m), 0) == (ssize_t)sizeof(m) ? 0 : -errno;
+	memset(m, 0, sizeof(m));
+	memset(&h, 0, sizeof(h));
+	memset(&c, 0, sizeof(c));
+	h.nlmsg_len = sizeof(m);
+	h.nlmsg_type = NLMSG_DONE;
+	h.nlmsg_pid = (unsigned)getpid();
+	c.id.idx = CN_IDX_PROC;
+	c.id.val = CN_VAL_PROC;
+	c.len = sizeof(op);
+	memcpy(m, &h, sizeof(h));
+	memcpy(m + NLMSG_HDRLEN, &c, sizeof(c));
+	memcpy(m + NLMSG_HDRLEN + sizeof(c), &op, sizeof(op));
+	return send(fd, m, sizeof(m), 0) == (ssize_t)sizeof(m) ? 0 : -errno;
 }
 
 /* The proc event in one received datagram, copied into *e (zero-filled
