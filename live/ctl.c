@@ -148,16 +148,20 @@ static int estimate_demand(struct ps_live *l, double *demand)
 
 			if (t->managed != 2 && !t->excluded && t->util >= PS_LIVE_SMALL_UTIL &&
 			    t->util < 1 && (t->state_now ? t->state == 'R' : l->src->runnable(l, t)))
-				t->util = 1;
+				t->util = t->place.avg = t->place.held = 1;
 		}
+	/* the demand is the raw figures' sum; the placement reads each
+	 * thread's filtered one (ps_demand_place(): jitter does not move it) */
 	for (i = 0; i < l->thr_n; i++) {
+		double u = l->thr[i].place.held >= 0 ? l->thr[i].place.held : l->thr[i].util;
+
 		if (l->thr[i].managed == 2)
 			continue;
 		*demand += l->thr[i].util;
-		if (l->thr[i].util >= PS_LIVE_SMALL_UTIL)
-			l->util[n++] = l->thr[i].util;
+		if (u >= PS_LIVE_SMALL_UTIL)
+			l->util[n++] = u;
 		else
-			small += l->thr[i].util;
+			small += u;
 	}
 	/* threads below PS_LIVE_SMALL_UTIL count together (demand.h) */
 	n += ps_demand_pool(small, l->util + n, l->util_cap - n);

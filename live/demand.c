@@ -53,6 +53,18 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
 	return d > decayed ? d : decayed;
 }
 
+double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync)
+{
+	if (!(p->avg >= 0) || now >= p->held + PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
+		p->avg = p->held = now;
+		return now;
+	}
+	p->avg += (now - p->avg) * (1 - exp2(-dt_s / PS_DEMAND_PLACE_HALF_LIFE_S));
+	if (resync || fabs(p->avg - p->held) > PS_DEMAND_PLACE_BAND)
+		p->held = p->avg;
+	return p->held;
+}
+
 int ps_demand_take_runnable(double sat, int psi_moved)
 {
 	return psi_moved && sat >= PS_DEMAND_QUEUE_SAT;

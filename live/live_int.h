@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "demand.h"
 #include "ps/live.h"
 #include "ps/livectl.h"
 #include "ps/policy.h"
@@ -27,6 +28,7 @@ struct thr {
 	pid_t tid, tgid, ppid;
 	unsigned long long start, run_ns, wait_ns;
 	double util;
+	struct ps_place place; /* util as the placement reads it (demand.h) */
 	int cpu;
 	char state;  /* R: running or queued when sampled */
 	int state_now; /* state read from stat in this interval's scan */

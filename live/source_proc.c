@@ -793,6 +793,10 @@ static int proc_scan(struct ps_live *l, double dt)
 		t->rz_prev = 0;
 		t->seen = j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
 			  l->thr[j].start == t->start;
+		if (t->seen)
+			t->place = l->thr[j].place;
+		else
+			t->place.avg = t->place.held = -1;
 		if (!t->seen) {
 			/* new: its run so far counts towards how full the set is */
 			double age = uptime - (double)t->start / (double)hz;
@@ -867,6 +871,7 @@ static int proc_scan(struct ps_live *l, double dt)
 			t->util = age > 0.01 ? ps_demand_update(0, t->run_ns, t->wait_ns, age,
 								PS_DEMAND_WAIT_WEIGHT) : 0;
 		}
+		ps_demand_place(&t->place, t->util, dt, l->scans % PS_DEMAND_PLACE_RESYNC == 0);
 	}
 	/* threads gone: their schedstat descriptors were not carried over */
 	for (j = 0; j < l->thr_n; j++)

@@ -6,7 +6,9 @@
 #include "helpers.h"
 #include "ps/live.h"
 #include "ps/policy.h"
+#include "ps/power.h"
 #include "../../live/demand.h"
+#include "../../bench/place_changes.h"
 
 #define MS 1000000ULL /* ns */
 
@@ -96,6 +98,73 @@ static void test_update(void **state)
 	/* saturation 1 is the former estimate, run + wait */
 	assert_float_equal(ps_demand_update(0.25, 300 * MS, 100 * MS, 0.5, 1),
 			   ps_live_util_update(0.25, 300 * MS, 100 * MS, 0.5), 1e-12);
+}
+
+static void test_place(void **state)
+{
+	struct ps_place p = { -1, -1 };
+	double x;
+	int i;
+
+	(void)state;
+	/* first sight: taken as it is */
+	assert_float_equal(ps_demand_place(&p, 0.3, 0.5, 0), 0.3, 1e-12);
+	/* within the band: held, while the average moves */
+	assert_float_equal(ps_demand_place(&p, 0.38, 0.5, 0), 0.3, 1e-12);
+	assert_true(p.avg > 0.3 && p.avg < 0.38);
+	/* one half-life moves the average half-way */
+	p.avg = p.held = 0.2;
+	ps_demand_place(&p, 0.4, PS_DEMAND_PLACE_HALF_LIFE_S, 0);
+	assert_float_equal(p.avg, 0.3, 1e-12);
+	assert_float_equal(p.held, 0.3, 1e-12); /* 0.1 apart: taken */
+	/* a rise of the jump or more: at once (load arriving) */
+	p.avg = p.held = 0.3;
+	assert_float_equal(ps_demand_place(&p, 0.3 + PS_DEMAND_PLACE_JUMP, 0.5, 0),
+			   0.3 + PS_DEMAND_PLACE_JUMP, 1e-12);
+	assert_float_equal(p.avg, 0.3 + PS_DEMAND_PLACE_JUMP, 1e-12);
+	/* a fall is followed within seconds: 0.9 to 0.1, 3 s at 500 ms */
+	p.avg = p.held = 0.9;
+	for (i = 0; i < 6; i++)
+		ps_demand_place(&p, 0.1, 0.5, 0);
+	assert_true(p.held < 0.1 + 0.8 / 8 + PS_DEMAND_PLACE_BAND + 1e-9);
+	/* a held figure a band away from a steady load: kept until a
+	 * resync, then the average */
+	p.avg = p.held = 0.06;
+	for (i = 0; i < 10; i++)
+		assert_float_equal(ps_demand_place(&p, 0.104, 0.5, 0), 0.06, 1e-12);
+	x = ps_demand_place(&p, 0.104, 0.5, 1);
+	assert_float_equal(x, p.avg, 1e-12);
+	assert_true(fabs(x - 0.104) < 0.001);
+	/* no interval: the sample as it is */
+	p.avg = p.held = 0.5;
+	assert_float_equal(ps_demand_place(&p, 0.2, 0, 0), 0.2, 1e-12);
+	assert_float_equal(ps_demand_place(&p, 0.7, NAN, 0), 0.7, 1e-12);
+}
+
+/* the jitter measured in the guest (README "Light load"): raw, the
+ * placement flips between candidates; filtered, it stays */
+static void test_place_steadies(void **state)
+{
+	struct ps_topo *t = load_topo("pack:2 core:8 pu:2");
+	struct ps_model m;
+	char err[256];
+	int raw, filt;
+
+	(void)state;
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+	ps_topo_set_smt_gain(t, m.smt_gain);
+	/* 60 intervals of 500 ms, the first 5 not counted */
+	raw = place_changes(t, &m, 8, 0.47, 0.55, 0);
+	filt = place_changes(t, &m, 8, 0.47, 0.55, 1);
+	print_message("8 x 0.47-0.55: %d placement changes raw, %d filtered\n", raw, filt);
+	assert_true(raw >= 5);
+	assert_true(filt <= 1);
+	raw = place_changes(t, &m, 16, 0.25, 0.38, 0);
+	filt = place_changes(t, &m, 16, 0.25, 0.38, 1);
+	print_message("16 x 0.25-0.38: %d placement changes raw, %d filtered\n", raw, filt);
+	assert_true(raw >= 5);
+	assert_true(filt <= 1);
+	ps_topo_free(t);
 }
 
 static void test_take_runnable(void **state)
@@ -271,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_saturation_bounds),
 		cmocka_unit_test(test_saturation_from_run),
 		cmocka_unit_test(test_update),
+		cmocka_unit_test(test_place),
+		cmocka_unit_test(test_place_steadies),
 		cmocka_unit_test(test_take_runnable),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_packing_wait_is_not_demand),
