@@ -39,7 +39,7 @@
 /* LISTEN or IGNORE: a netlink header, a connector header and the
  * operation, laid out in a byte buffer (a struct holding struct cn_msg,
  * whose data is a flexible array, before another field is a GNU extension) */
-static int cn_send_op(int fd, enum proc_cn_mcast_op op)
+static int cn_send_op(int fd, enum proc_cn_mcast_op op, unsigned seq)
 {
 	char m[NLMSG_HDRLEN + sizeof(struct cn_msg) + sizeof(op)]
 		__attribute__((aligned(NLMSG_ALIGNTO)));
@@ -54,6 +54,7 @@ static int cn_send_op(int fd, enum proc_cn_mcast_op op)
 	h.nlmsg_pid = (unsigned)getpid();
 	c.id.idx = CN_IDX_PROC;
 	c.id.val = CN_VAL_PROC;
+	c.seq = seq; /* the kernel's answer carries it back, ack 0 + 1 */
 	c.len = sizeof(op);
 	memcpy(m, &h, sizeof(h));
 	memcpy(m + NLMSG_HDRLEN, &c, sizeof(c));
@@ -63,9 +64,9 @@ static int cn_send_op(int fd, enum proc_cn_mcast_op op)
 
 /* The proc event in one received datagram, copied into *e (zero-filled
  * past what the kernel sent: the event sits at byte 36 of the datagram, not
- * aligned for struct proc_event, so it is never read in place); 0, or -1
- * when the datagram is not one */
-static int cn_event(const char *buf, ssize_t n, struct proc_event *e)
+ * aligned for struct proc_event, so it is never read in place), and its
+ * connector header into *cm when asked; 0, or -1 when the datagram is not one */
+static int cn_event(const char *buf, ssize_t n, struct proc_event *e, struct cn_msg *cm)
 {
 	struct nlmsghdr h;
 	struct cn_msg c;
@@ -85,6 +86,8 @@ static int cn_event(const char *buf, ssize_t n, struct proc_event *e)
 	len = c.len < sizeof(*e) ? c.len : sizeof(*e);
 	memset(e, 0, sizeof(*e));
 	memcpy(e, buf + NLMSG_HDRLEN + sizeof(c), len);
+	if (cm)
+		*cm = c;
 	return 0;
 }
 
@@ -101,7 +104,8 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
 	char buf[512] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct timespec t0;
-	int fd, r, size = CN_RCVBUF;
+	int fd, r, size = CN_RCVBUF, overflowed = 0;
+	unsigned seq;
 
 	l->cn_fd = -1;
 	if (l->cfg.root && l->cfg.root[0] && strcmp(l->cfg.root, "/")) {
@@ -124,21 +128,34 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 			 errno == EPERM ? " (it needs CAP_NET_ADMIN)" : "");
 		goto fail;
 	}
-	r = cn_send_op(fd, PROC_CN_MCAST_LISTEN);
+	/* a number of our own: another listener's subscription is answered
+	 * to every listener, ours is the one that carries this back */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	seq = ((unsigned)getpid() * 2654435761u) ^ (unsigned)t0.tv_nsec;
+	r = cn_send_op(fd, PROC_CN_MCAST_LISTEN, seq);
 	if (r) {
 		snprintf(why, len, "subscribe: %s", strerror(-r));
 		goto fail;
 	}
 	/* the kernel's answer: a PROC_EVENT_NONE with its error code (other
 	 * listeners' answers and real events may come first) */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int left = CN_ACK_WAIT_MS - (int)ms_since(&t0);
 		struct proc_event ev;
+		struct cn_msg cm;
 		ssize_t n;
+		int ready = left > 0 && poll(&p, 1, left) > 0;
 
-		if (left <= 0 || poll(&p, 1, left) <= 0) {
+		if (!ready && overflowed) {
+			/* events overflowed our buffer before the answer could
+			 * be read: the kernel has the connector and sends to us,
+			 * and it counted our subscription within send() (bind
+			 * passed the same capability check). Listening, with
+			 * a scan first for what was lost. */
+			break;
+		}
+		if (!ready) {
 			r = -ENOTSUP;
 			snprintf(why, len, "no answer from the kernel in %d ms "
 				 "(a kernel without CONFIG_PROC_EVENTS, or another network namespace)",
@@ -146,6 +163,8 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 			goto fail;
 		}
 		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && errno == ENOBUFS)
+			overflowed = 1;
 		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == ENOBUFS))
 			continue;
 		if (n < 0) {
@@ -153,7 +172,8 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 			snprintf(why, len, "recv: %s", strerror(errno));
 			goto fail;
 		}
-		if (cn_event(buf, n, &ev) || ev.what != PROC_EVENT_NONE)
+		if (cn_event(buf, n, &ev, &cm) || ev.what != PROC_EVENT_NONE ||
+		    cm.seq != seq || cm.ack != 1)
 			continue;
 		if (ev.event_data.ack.err) {
 			r = -(int)ev.event_data.ack.err;
@@ -174,11 +194,12 @@ fail:
 /*
  * One event: may it bring a task of ours? A fork or clone of a kernel
  * thread (kthreadd's children) never does. The daemon takes any other new
- * task for its own, and an exec or a comm change too (its filters match
- * names). run: a new thread of a process it read, or a child of one (the
- * kernel sends a fork's message before the child runs, so a child of a new
- * process comes after its parent's message, which already said "ours" if
- * the parent was).
+ * task for its own, and an exec or a process's comm change too (its
+ * filters match a process's name; a thread's rename is not one). run: a
+ * new thread of a process it read, or a child of one (the kernel sends a
+ * fork's message before the child runs, so a child of a new process comes
+ * after its parent's message, which already said "ours" if the parent
+ * was).
  */
 static int cn_ours(const struct ps_live *l, const struct proc_event *e)
 {
@@ -191,8 +212,13 @@ static int cn_ours(const struct ps_live *l, const struct proc_event *e)
 		       ps_live_known_process(l, (pid_t)e->event_data.fork.parent_tgid) ||
 		       ps_live_known_process(l, (pid_t)e->event_data.fork.child_tgid);
 	case PROC_EVENT_EXEC:
-	case PROC_EVENT_COMM:
 		return l->cfg.whole_system;
+	case PROC_EVENT_COMM:
+		/* the filters match a process's name (its main thread's): a
+		 * thread naming itself (Java, browsers: thousands of them)
+		 * changes nothing they see */
+		return l->cfg.whole_system &&
+		       e->event_data.comm.process_pid == e->event_data.comm.process_tgid;
 	default:
 		return 0; /* exits, ids, ptrace, core dumps: nothing to confine */
 	}
@@ -217,10 +243,18 @@ int ps_live_procevents_drain(struct ps_live *l)
 			l->cn_births = 1; /* messages lost: anything may have been born */
 			continue;
 		}
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			/* a socket that fails otherwise tells nothing more:
+			 * back to /proc/loadavg, and this interval scans */
+			lg(l, "proc connector: recv: %s; new tasks found from /proc/loadavg's last PID from now on",
+			   strerror(errno));
+			ps_live_procevents_close(l);
+			return 1;
+		}
 		if (n <= 0)
 			break;
 		l->cn_events++;
-		if (!cn_event(buf, n, &ev) && !l->cn_births && cn_ours(l, &ev))
+		if (!cn_event(buf, n, &ev, NULL) && !l->cn_births && cn_ours(l, &ev))
 			l->cn_births = 1;
 	}
 	if (k == 65536)
@@ -235,7 +269,7 @@ void ps_live_procevents_close(struct ps_live *l)
 	if (l->cn_fd < 0)
 		return;
 	/* the kernel counts listeners: tell it we are gone */
-	cn_send_op(l->cn_fd, PROC_CN_MCAST_IGNORE);
+	cn_send_op(l->cn_fd, PROC_CN_MCAST_IGNORE, 0);
 	close(l->cn_fd);
 	l->cn_fd = -1;
 }
