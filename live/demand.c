@@ -55,7 +55,7 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
 
 double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync)
 {
-	if (!(p->avg >= 0) || now >= p->held + PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
+	if (!(p->avg >= 0) || fabs(now - p->held) >= PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
 		p->avg = p->held = now;
 		return now;
 	}

@@ -59,8 +59,12 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * policy's 2% keep margin absorbs. The placement reads, per thread, an
  * exponential average of half-life PS_DEMAND_PLACE_HALF_LIFE_S (two
  * intervals at the default 500 ms), held until it moves by more than
- * PS_DEMAND_PLACE_BAND; a rise of PS_DEMAND_PLACE_JUMP or more is taken at
- * once (load arriving; the "tasks queue" rule's full PU). bench/bench_place
+ * PS_DEMAND_PLACE_BAND; a move of PS_DEMAND_PLACE_JUMP or more either way
+ * is taken at once (load arriving, the "tasks queue" rule's full PU, a
+ * task gone to sleep: what the raw figure would have shown, so the grow
+ * and shrink paths are as fast as before; a shell that forked a busy child
+ * and now waits for it held 2 PUs for a second in tests/cli/metrics.sh
+ * when only rises were). bench/bench_place
  * runs the policy alone (9 task counts x 8 mean loads, uniform jitter, 55
  * intervals each, the 2 x 8 x 2 Xeon model): placement changes 395 raw
  * against 17 filtered at +-0.06, 322 against 100 at +-0.1; the unit test
@@ -89,8 +93,8 @@ struct ps_place {
  * @dt_s: seconds since the previous scan
  * @resync: take the average as the held figure whatever the band
  *
- * At first sight, on a rise to @p->held + PS_DEMAND_PLACE_JUMP or more, or
- * when @dt_s is not a positive number: both become @now. Otherwise the
+ * At first sight, when @now is PS_DEMAND_PLACE_JUMP or more from @p->held
+ * (either way), or when @dt_s is not a positive number: both become @now. Otherwise the
  * average moves towards @now by 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S)
  * of the way, and the held figure takes it when they are more than
  * PS_DEMAND_PLACE_BAND apart, or when @resync is set.

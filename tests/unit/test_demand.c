@@ -122,11 +122,17 @@ static void test_place(void **state)
 	assert_float_equal(ps_demand_place(&p, 0.3 + PS_DEMAND_PLACE_JUMP, 0.5, 0),
 			   0.3 + PS_DEMAND_PLACE_JUMP, 1e-12);
 	assert_float_equal(p.avg, 0.3 + PS_DEMAND_PLACE_JUMP, 1e-12);
-	/* a fall is followed within seconds: 0.9 to 0.1, 3 s at 500 ms */
+	/* so is a fall of the jump or more (a task gone to sleep) */
 	p.avg = p.held = 0.9;
-	for (i = 0; i < 6; i++)
-		ps_demand_place(&p, 0.1, 0.5, 0);
-	assert_true(p.held < 0.1 + 0.8 / 8 + PS_DEMAND_PLACE_BAND + 1e-9);
+	assert_float_equal(ps_demand_place(&p, 0.1, 0.5, 0), 0.1, 1e-12);
+	/* a smaller fall is followed within seconds: 0.4 to 0.3, held for
+	 * the first 500 ms, within the band of 0.3 after 3 s */
+	p.avg = p.held = 0.4;
+	assert_float_equal(ps_demand_place(&p, 0.3, 0.5, 0), 0.4, 1e-12);
+	for (i = 0; i < 5; i++)
+		ps_demand_place(&p, 0.3, 0.5, 0);
+	assert_true(p.held < 0.3 + 0.1 / 8 + PS_DEMAND_PLACE_BAND + 1e-9);
+	assert_true(p.held < 0.4 - 1e-9);
 	/* a held figure a band away from a steady load: kept until a
 	 * resync, then the average */
 	p.avg = p.held = 0.06;
