@@ -39,7 +39,7 @@
 /* LISTEN or IGNORE: a netlink header, a connector header and the
  * operation, laid out in a byte buffer (a struct holding struct cn_msg,
  * whose data is a flexible array, before another field is a GNU extension) */
-static int cn_send_op(int fd, enum proc_cn_mcast_op op, unsigned seq)
+static int cn_send_op(int fd, enum proc_cn_mcast_op op, unsigned ack)
 {
 	char m[NLMSG_HDRLEN + sizeof(struct cn_msg) + sizeof(op)]
 		__attribute__((aligned(NLMSG_ALIGNTO)));
@@ -54,7 +54,9 @@ static int cn_send_op(int fd, enum proc_cn_mcast_op op, unsigned seq)
 	h.nlmsg_pid = (unsigned)getpid();
 	c.id.idx = CN_IDX_PROC;
 	c.id.val = CN_VAL_PROC;
-	c.seq = seq; /* the kernel's answer carries it back, ack 0 + 1 */
+	/* the kernel answers with our ack + 1 (its own sequence number
+	 * replaces ours in every message it sends) */
+	c.ack = ack;
 	c.len = sizeof(op);
 	memcpy(m, &h, sizeof(h));
 	memcpy(m + NLMSG_HDRLEN, &c, sizeof(c));
@@ -105,7 +107,7 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 	char buf[512] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct timespec t0;
 	int fd, r, size = CN_RCVBUF, overflowed = 0;
-	unsigned seq;
+	unsigned nonce;
 
 	l->cn_fd = -1;
 	if (l->cfg.root && l->cfg.root[0] && strcmp(l->cfg.root, "/")) {
@@ -129,10 +131,11 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 		goto fail;
 	}
 	/* a number of our own: another listener's subscription is answered
-	 * to every listener, ours is the one that carries this back */
+	 * to every listener, ours is the one that comes back with it + 1
+	 * (below 2^30: the kernel adds one to it as an int) */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	seq = ((unsigned)getpid() * 2654435761u) ^ (unsigned)t0.tv_nsec;
-	r = cn_send_op(fd, PROC_CN_MCAST_LISTEN, seq);
+	nonce = (((unsigned)getpid() * 2654435761u) ^ (unsigned)t0.tv_nsec) & 0x3fffffffu;
+	r = cn_send_op(fd, PROC_CN_MCAST_LISTEN, nonce);
 	if (r) {
 		snprintf(why, len, "subscribe: %s", strerror(-r));
 		goto fail;
@@ -173,7 +176,7 @@ int ps_live_procevents_open(struct ps_live *l, char *why, size_t len)
 			goto fail;
 		}
 		if (cn_event(buf, n, &ev, &cm) || ev.what != PROC_EVENT_NONE ||
-		    cm.seq != seq || cm.ack != 1)
+		    cm.ack != nonce + 1)
 			continue;
 		if (ev.event_data.ack.err) {
 			r = -(int)ev.event_data.ack.err;

@@ -424,8 +424,14 @@ quiet_suite() {
 # Debian's kernels and this host's do), /proc/loadavg otherwise
 WRAP=
 quiet_suite "root"
+# a kernel whose config says it has the connector must give it to root
+# (the subscription's answer recognized: a wrong match falls back silently)
+pe=$( (zcat /proc/config.gz 2>/dev/null || cat "/boot/config-$(uname -r)" 2>/dev/null) |
+	grep -c '^CONFIG_PROC_EVENTS=y')
 case "$src" in
-"new tasks found from the proc connector"*|"new tasks found from /proc/loadavg"*) ok ;;
+"new tasks found from the proc connector"*) ok ;;
+"new tasks found from /proc/loadavg"*) [ "${pe:-0}" = 0 ] && ok ||
+	bad "quiet: CONFIG_PROC_EVENTS=y, yet root fell back: $src" ;;
 *) bad "quiet: run -v did not say where it finds new tasks (${src:-nothing})" ;;
 esac
 # without CAP_NET_ADMIN (as under the shipped unit) the kernel refuses the
