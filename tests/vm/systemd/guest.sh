@@ -61,13 +61,14 @@ check systemd-reload $([ "$rc" = 0 ] && [ "$t" != never ]; echo $?) "systemctl r
 # Packed, as the policy means it: the 16 CPU-bound workers get package 0
 # whole (8 cores, both threads each: plan --load 16x1.0 -p power), every
 # worker's mask is the daemon's allowed set and not every CPU. The daemon
-# manages the whole system here, so the set may hold one core more, on
-# package 1: the model gives a light task above the pooling threshold
+# manages the whole system here, so the set may hold up to two PUs more,
+# on package 1: the model gives a light task above the pooling threshold
 # (this test's own probe and status reads, journald: under TCG they read
-# 0.1-0.5 CPU) a core of its own rather than a share of a busy PU (plan --load 16x1.0,1x0.3: 17 PUs,
-# 154.6 W against 152.5 W, and 3% more work; package 1 cannot go to deep
-# idle next to a working package, so waking it costs 2 W). The kernel may
-# put a worker on that core: at most one is on package 1.
+# 0.1-0.5 CPU) a PU of its own rather than a share of a busy one
+# (plan --load 16x1.0,1x0.3: 17 PUs, 154.6 W against 152.5 W, and 3% more
+# work; package 1 cannot go to deep idle next to a working package, so
+# waking it costs 2 W; the grow scenario's log shows 0-16,18 for two). The
+# kernel may put a worker there: at most one is on package 1.
 # inpkg LIST: "PUS-ON-PACKAGE-0 PUS-ON-PACKAGE-1" of a CPU list
 inpkg() {
 	echo "$1" | tr ',' '\n' | awk -F- 'NF { b = $1; e = NF > 1 ? $2 : $1
