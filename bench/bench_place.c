@@ -6,7 +6,7 @@
  * jitter and the load does not: the live side's per-thread filter
  * (ps_demand_place(), live/demand.h) against the raw figures. For 2 to 32
  * tasks at mean loads 0.15 to 0.8, each task's reading drawn uniformly in
- * mean +- 0.06 and mean +- 0.1 every 500 ms interval (a fixed sequence, 0),
+ * mean +- 0.06 and mean +- 0.1 every 500 ms interval (a fixed sequence),
  * 60 intervals, the first 5 not counted, the policy chained on its previous
  * decision as live does, on the seeds' machine ("pack:2 core:8 pu:2", the
  * Xeon E5-2680 model). Prints the changes of the allowed set per case as

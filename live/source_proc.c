@@ -793,20 +793,18 @@ static int proc_scan(struct ps_live *l, double dt)
 		t->rz_prev = 0;
 		t->seen = j < l->thr_n && l->thr[j].tid == t->tid && l->thr[j].tgid == t->tgid &&
 			  l->thr[j].start == t->start;
-		if (t->seen)
-			t->place = l->thr[j].place;
-		else
-			t->place.avg = t->place.held = -1;
 		if (!t->seen) {
 			/* new: its run so far counts towards how full the set is */
 			double age = uptime - (double)t->start / (double)hz;
 
+			t->place.avg = t->place.held = -1; /* first sight */
 			t->read_at = l->scan_clock;
 			l->threads_seen++;
 			if (counts)
 				l->run_cpus += (double)t->run_ns / 1e9 / (age > dt ? age : dt);
 			continue;
 		}
+		t->place = l->thr[j].place;
 		if (t->agg) {
 			/* not read: its process's aggregate stands for it, and
 			 * the process's utime + stime for its run */
