@@ -45,7 +45,7 @@ static inline int place_changes(const struct ps_topo *t, const struct ps_model *
 
 			seed = seed * 1103515245u + 12345u;
 			x = lo + (hi - lo) * (double)((seed >> 8) & 0xffff) / 65535.0;
-			u[i] = filtered ? ps_demand_place(&pl[i], x, PLACE_DT_S, it % PS_DEMAND_PLACE_RESYNC == 0) : x;
+			u[i] = filtered ? ps_demand_place(&pl[i], x, PLACE_DT_S, it % PS_DEMAND_PLACE_RESYNC == 0, 0) : x;
 		}
 		if (ps_policy_decide(t, PS_POLICY_POWER, u, n, &par, prev, d))
 			return -1;

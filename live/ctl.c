@@ -363,7 +363,7 @@ int ps_live_step(struct ps_live *l, double now_s)
 	l->apply_err = l->be->apply(l, list, changed) != 0;
 	if (changed && !l->apply_err)
 		ps_live_park(l, list);
-	l->at_rest = !changed && !held_now && !out->low_streak;
+	l->at_rest = !changed && !held_now && !out->low_streak && !l->settling;
 	l->scan_busy = busy_pus(l);
 	l->scans++;
 	l->skipped = 0;

@@ -35,6 +35,21 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
 	return (mean - PS_DEMAND_ROOM_BUSY) / (PS_DEMAND_FULL_BUSY - PS_DEMAND_ROOM_BUSY);
 }
 
+double ps_demand_sample(unsigned long long run_ns, unsigned long long wait_ns, double dt_s,
+			double sat)
+{
+	double d;
+
+	if (!(dt_s > 0))
+		return 0;
+	if (!(sat > 0))
+		sat = 0;
+	else if (sat > 1)
+		sat = 1;
+	d = ((double)run_ns + sat * (double)wait_ns) / (dt_s * 1e9);
+	return d > 1 ? 1 : d;
+}
+
 double ps_demand_update(double prev, unsigned long long run_ns, unsigned long long wait_ns,
 			double dt_s, double sat)
 {
@@ -42,20 +57,14 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
 
 	if (!(dt_s > 0))
 		return prev;
-	if (!(sat > 0))
-		sat = 0;
-	else if (sat > 1)
-		sat = 1;
-	d = ((double)run_ns + sat * (double)wait_ns) / (dt_s * 1e9);
-	if (d > 1)
-		d = 1;
+	d = ps_demand_sample(run_ns, wait_ns, dt_s, sat);
 	decayed = prev * exp2(-dt_s / PS_LIVE_HALF_LIFE_S);
 	return d > decayed ? d : decayed;
 }
 
-double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync)
+double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync, int falling)
 {
-	if (!(p->avg >= 0) || fabs(now - p->held) >= PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
+	if (!(p->avg >= 0) || falling || fabs(now - p->held) >= PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
 		p->avg = p->held = now;
 		return now;
 	}

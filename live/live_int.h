@@ -149,6 +149,8 @@ struct ps_live {
 	double scan_busy;         /* the machine's busy PUs in the last scan's interval */
 	double prev_demand;       /* demand at the scan before the last */
 	int at_rest;              /* the last scan: no change, none held, no shrink pending */
+	int settling;             /* threads of the last scan counted on their own
+				   * whose figure is still falling to their load */
 	int apply_err;            /* the last apply left something undone */
 	/* births from the proc connector (procevents.c); -1: from loadavg */
 	int cn_fd;

@@ -847,10 +847,12 @@ static int proc_scan(struct ps_live *l, double dt)
 		}
 	}
 	l->sat = set_saturation(l);
+	l->settling = 0;
 	/* second pass: utilization, run + wait in full (PS_DEMAND_WAIT_WEIGHT);
 	 * the set's fullness gates the "tasks queue" rule only */
 	for (i = 0; i < l->nthr_n; i++) {
 		struct thr *t = &l->nthr[i];
+		int falling;
 
 		if (t->seen == 1) {
 			t->util = ps_demand_update(t->util, t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
@@ -869,7 +871,16 @@ static int proc_scan(struct ps_live *l, double dt)
 			t->util = age > 0.01 ? ps_demand_update(0, t->run_ns, t->wait_ns, age,
 								PS_DEMAND_WAIT_WEIGHT) : 0;
 		}
-		ps_demand_place(&t->place, t->util, dt, l->scans % PS_DEMAND_PLACE_RESYNC == 0);
+		/* falling: read, and its figure is the decay of the last one
+		 * (it ran less than that, or slept; not starved). The placement
+		 * follows it at once, and the set is not at rest while it still
+		 * counts on its own (ps_demand_quiet()) */
+		falling = t->seen == 1 && !t->r_zero &&
+			  t->util > ps_demand_sample(t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
+		ps_demand_place(&t->place, t->util, dt, l->scans % PS_DEMAND_PLACE_RESYNC == 0,
+				falling);
+		if (falling && t->managed != 2 && !t->excluded && t->place.held >= PS_LIVE_SMALL_UTIL)
+			l->settling++;
 	}
 	/* threads gone: their schedstat descriptors were not carried over */
 	for (j = 0; j < l->thr_n; j++)
