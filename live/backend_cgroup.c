@@ -214,6 +214,21 @@ static int cg_apply(struct ps_live *l, const char *list, int changed)
 	return cgroup_apply(l, list);
 }
 
+/* cpu.stat's usage_usec: every task's CPU time in our cgroup, the exited
+ * ones' included (cgroup v2 keeps it without the cpu controller) */
+static double cg_usage_s(struct ps_live *l)
+{
+	char path[512], buf[1024], *p;
+
+	if (!l->cg_path[0])
+		return -1;
+	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup%s/cpu.stat", l->cg_path);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "usage_usec ");
+	return p ? (double)strtoull(p + 11, NULL, 10) / 1e6 : -1;
+}
+
 const struct ps_live_backend_ops ps_live_backend_cgroup = {
 	.name = "cgroup",
 	.label = "cgroup v2 cpuset",
@@ -221,4 +236,5 @@ const struct ps_live_backend_ops ps_live_backend_cgroup = {
 	.prepare_child = cg_prepare_child,
 	.set_child = cg_set_child,
 	.apply = cg_apply,
+	.usage_s = cg_usage_s,
 };

@@ -201,6 +201,17 @@ static double busy_pus(const struct ps_live *l)
 	return b;
 }
 
+/* The managed tasks' own CPUs over the interval, where the backend counts
+ * them (the cgroup's cpu.stat): l->own_cpus, negative when it does not */
+static void own_account(struct ps_live *l, double dt)
+{
+	double u = l->be && l->be->usage_s ? l->be->usage_s(l) : -1;
+
+	l->own_cpus = u >= 0 && l->own_prev_s >= 0 && u >= l->own_prev_s && dt > 0 ?
+			      (u - l->own_prev_s) / dt : -1;
+	l->own_prev_s = u;
+}
+
 /* May this interval keep the set without reading the load? (see
  * ps_demand_quiet(); the last scan's own figures are in l) */
 static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_now, int cn_born)
@@ -231,6 +242,8 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 		  !(l->src->births_not_ours && l->src->births_not_ours(l, l->seen_pid, pid_now)));
 	q.skipped = l->skipped;
 	q.max_skip = ps_demand_max_skip(l->scan_cpu_s, l->cfg.interval_s);
+	q.own = l->own_cpus;
+	q.own_scan = l->own_scan;
 	return ps_demand_quiet(&q);
 }
 
@@ -264,6 +277,11 @@ int ps_live_step(struct ps_live *l, double now_s)
 		l->cg_written[0] = '\0';
 	}
 	ps_live_account_energy(l, dt); /* first: the scan's saturation reads its per-PU busy time */
+	own_account(l, dt);
+	/* the span the next scan reads: since the last one */
+	l->span_t += dt;
+	l->span_busy += busy_pus(l) * dt;
+	l->span_own = l->own_cpus >= 0 && l->span_own >= 0 ? l->span_own + l->own_cpus * dt : -1;
 	if (pol == PS_POLICY_AUTO) {
 		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
 				     &pol, why, sizeof(why), l->cfg.log, l->cfg.log_arg);
@@ -364,7 +382,15 @@ int ps_live_step(struct ps_live *l, double now_s)
 	if (changed && !l->apply_err)
 		ps_live_park(l, list);
 	l->at_rest = !changed && !held_now && !out->low_streak && !l->settling;
-	l->scan_busy = busy_pus(l);
+	/* what the next intervals are compared with: the busy time and our
+	 * own over the span this scan read, as its figures are. After quiet
+	 * intervals a load that changed inside the span is read diluted (a
+	 * spin begun 0.1 s before a scan spanning 2 s reads 0.05); the
+	 * interval after differs from the span's mean and scans, over one
+	 * interval. A change that was gone by then (noise) does not. */
+	l->scan_busy = l->span_t > 0 ? l->span_busy / l->span_t : busy_pus(l);
+	l->own_scan = l->span_t > 0 && l->span_own >= 0 ? l->span_own / l->span_t : -1;
+	l->span_t = l->span_busy = l->span_own = 0;
 	l->scans++;
 	l->skipped = 0;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
@@ -403,7 +429,7 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 {
 	struct ps_live *l = calloc(1, sizeof(*l));
 	struct rlimit nofile;
-	char path[512];
+	char path[512], why[200]; /* why, when the proc connector is not used */
 	int r;
 
 	if (!l)
@@ -412,6 +438,7 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	l->self = getpid();
 	l->journal_fd = -1;
 	l->cn_fd = -1;
+	l->own_prev_s = l->own_cpus = l->own_scan = -1; /* not counted (yet) */
 	l->src = &ps_live_source_proc;
 	use_backend(l, PS_BACKEND_AFFINITY);
 	ps_policy_params_default(&l->params);
@@ -473,10 +500,10 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	if (r)
 		goto fail;
 	/* births: from the proc connector where we may listen to it */
-	if (ps_live_procevents_open(l, l->births_why, sizeof(l->births_why))) {
+	if (ps_live_procevents_open(l, why, sizeof(why))) {
 		if (l->cfg.whole_system || l->cfg.verbose)
 			lg(l, "new tasks found from /proc/loadavg's last PID (proc connector: %s)",
-			   l->births_why);
+			   why);
 	} else if (l->cfg.whole_system || l->cfg.verbose) {
 		lg(l, "new tasks found from the proc connector");
 	}

@@ -104,6 +104,10 @@ int ps_demand_quiet(const struct ps_demand_quiet *q)
 	if (!q || !q->at_rest || q->born || q->skipped >= q->max_skip ||
 	    !(q->sat <= 0))
 		return 0;
+	/* the managed tasks' own CPU time, where the backend counts it: a
+	 * change of ours that another's hides in the machine's busy time */
+	if (!(q->own < 0 && q->own_scan < 0) && !within(q->own, q->own_scan))
+		return 0;
 	return within(q->busy, q->busy_scan) && within(q->demand, q->demand_prev);
 }
 

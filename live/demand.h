@@ -207,7 +207,8 @@ int ps_demand_pool(double small, double *out, int max);
 /**
  * struct ps_demand_quiet - what says whether an interval may skip its scan
  * @busy: busy PUs of the whole machine over this interval (/proc/stat)
- * @busy_scan: the same over the interval of the last scan
+ * @busy_scan: its mean over the span the last scan read (the intervals
+ *             since the scan before it: the span its figures are from)
  * @demand: the managed threads' demand at the last scan
  * @demand_prev: at the scan before it
  * @sat: ps_demand_saturation() of the allowed set over this interval
@@ -222,10 +223,15 @@ int ps_demand_pool(double small, double *out, int max);
  *        rule the new ones out)
  * @skipped: intervals skipped since the last scan
  * @max_skip: ps_demand_max_skip()
+ * @own: CPUs the managed tasks used over this interval, exact (the cgroup
+ *       backend's cpu.stat usage_usec); negative when the backend cannot
+ *       say
+ * @own_scan: its mean over the span the last scan read
  */
 struct ps_demand_quiet {
 	double busy, busy_scan, demand, demand_prev, sat;
 	int at_rest, born, skipped, max_skip;
+	double own, own_scan;
 };
 
 /**
@@ -249,7 +255,9 @@ int ps_demand_max_skip(double scan_cpu_s, double interval_s);
  * Yes when the set is at rest, no task was born, the set has room (@sat 0:
  * no task can be queueing for want of a PU), the machine's busy time and
  * the last two demands each moved less than the larger of
- * PS_DEMAND_QUIET_PU and PS_DEMAND_QUIET_REL of their size, and fewer than
+ * PS_DEMAND_QUIET_PU and PS_DEMAND_QUIET_REL of their size, so did @own
+ * against @own_scan where the backend measures it (both negative: it does
+ * not; one alone: no), and fewer than
  * @max_skip intervals were skipped in a row. Any NaN says no.
  *
  * Return: 1 to skip the scan, 0 to scan.

@@ -146,9 +146,15 @@ struct ps_live {
 	long long skips;          /* intervals skipped in all */
 	double scan_clock;        /* seconds covered by scans so far */
 	double last_scan_t;       /* when the last scan ran (ps_live_step's clock) */
-	double scan_busy;         /* the machine's busy PUs in the last scan's interval */
+	double scan_busy;         /* the machine's busy PUs over the span the last scan read */
 	double prev_demand;       /* demand at the scan before the last */
 	int at_rest;              /* the last scan: no change, none held, no shrink pending */
+	double own_prev_s;        /* be->usage_s() at the last interval; negative: none */
+	double own_cpus;          /* managed tasks' CPUs over this interval; negative: unknown */
+	double own_scan;          /* the same over the last scan's span */
+	double span_t, span_busy, span_own; /* since the last scan: seconds, busy PUs x
+					     * seconds, own CPUs x seconds (negative:
+					     * not counted throughout) */
 	int settling;             /* threads of the last scan counted on their own
 				   * whose figure is still falling to their load */
 	int apply_err;            /* the last apply left something undone */
@@ -156,7 +162,6 @@ struct ps_live {
 	int cn_fd;
 	int cn_births;            /* a birth that may be ours not yet scanned */
 	long long cn_events, cn_lost; /* messages read; overflows of the socket */
-	char births_why[200];     /* why the connector is not used */
 	long long seen_pid;       /* /proc/loadavg's last PID when births were last
 				   * looked at (a scan, or a quiet interval) */
 	double scan_cpu_s;        /* CPU time the last scan and decision took */
@@ -215,6 +220,10 @@ struct ps_live_backend_ops {
 	int (*apply)(struct ps_live *l, const char *list, int changed);
 	int (*sweep)(struct ps_live *l);
 	void (*release)(struct ps_live *l, pid_t pid);
+	/* CPU seconds the managed tasks have used so far, exact and in one
+	 * read whatever their number (cgroup: cpu.stat usage_usec); negative
+	 * when it cannot be read. NULL: the backend has no such count */
+	double (*usage_s)(struct ps_live *l);
 };
 
 extern const struct ps_live_source_ops ps_live_source_proc;

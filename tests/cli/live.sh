@@ -466,6 +466,16 @@ if command -v setpriv >/dev/null; then
 		bad "quiet: without CAP_NET_ADMIN run did not fall back to /proc/loadavg: $(grep 'new tasks' "$tmp/q.log")"
 	WRAP=
 fi
+# in a network namespace of its own the kernel has no connector to answer
+# (cn_proc is in the initial namespace only): the subscription is refused
+# (ECONNREFUSED), run says so and falls back, with the same behaviour
+if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
+	WRAP="unshare -n"
+	quiet_suite "in a new network namespace"
+	grep -q "new tasks found from /proc/loadavg's last PID (proc connector: subscribe: Connection refused)" "$tmp/q.log" && ok ||
+		bad "quiet: in a new network namespace run did not fall back to /proc/loadavg: $(grep 'new tasks' "$tmp/q.log")"
+	WRAP=
+fi
 
 # --- bad input to run
 expect_err "unknown policy 'fast'" run -p fast -- true

@@ -305,6 +305,7 @@ static void test_quiet(void **state)
 	const struct ps_demand_quiet base = {
 		.busy = 4.8, .busy_scan = 4.7, .demand = 5.0, .demand_prev = 5.1, .sat = 0,
 		.at_rest = 1, .born = 0, .skipped = 3, .max_skip = 15,
+		.own = -1, .own_scan = -1,
 	};
 	struct ps_demand_quiet q;
 
@@ -332,6 +333,19 @@ static void test_quiet(void **state)
 	q.busy = 4.7 + 0.48;
 	assert_int_equal(ps_demand_quiet(&q), 0);
 	q.busy = 4.7 - 0.48; /* a drop counts as much as a rise */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	/* the managed tasks' own CPUs (the cgroup backend's cpu.stat): a
+	 * spin of ours starting as another's stops leaves the machine's busy
+	 * time as it was, not ours */
+	q = base;
+	q.own_scan = 0.02;
+	q.own = 1.0;
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q.own = 0.2; /* within a quarter PU */
+	assert_int_equal(ps_demand_quiet(&q), 1);
+	q.own = -1; /* counted at the scan, not now: scan */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q.own = NAN;
 	assert_int_equal(ps_demand_quiet(&q), 0);
 	/* small loads: a quarter PU, not 10% of 0.3 */
 	q = base;

@@ -27,3 +27,38 @@ check power-packed-within-3s $? "packed $(awk "BEGIN { print $t - $t_all }") s a
 case "$p" in *"pkg0=16 pkg1=0 cores=8 shared=8"*) r=0 ;; *) r=1 ;; esac; check power-one-package $r "$p"
 awk -v pk="$pk" 'BEGIN { n = split(pk, a, " "); exit !(n == 2 && a[1] >= 15 && a[2] < 1) }'
 check power-status-per-package $? "status per package: $pk"
+
+# --- issue 9, the cgroup's cpu.stat: a quiet interval asks our cgroup how
+# much CPU our tasks used (one read whatever their number). A spin of ours
+# that begins as an outsider's ends leaves the machine's busy time as it
+# was: before, nothing read it until the forced scan (16 intervals, 3.2 s
+# at 200 ms); now the next interval scans, and the one after reads it over
+# one interval (the first spans the quiet ones: diluted). No task is born
+# at the switch (shell builtins only). Under performance the set is every
+# PU, with room: under power a spin of ours fills its one-PU set, and the
+# set's fullness alone makes the interval scan (so it does wherever our
+# tasks fill the set; the count matters where they leave room).
+rm -f /tmp/spin /tmp/spin.t
+taskset -c 31 sh -c 'while [ ! -e /tmp/spin ]; do :; done' &
+outsider=$!
+powersched run -v -p performance -i 200ms -m xeon-e5-2680-2s -- sh -c '
+	sleep 5
+	read s _ </proc/uptime; echo "$s" >/tmp/spin.t; : >/tmp/spin
+	e=$(( ${s%.*} + 3 ))
+	while :; do read u _ </proc/uptime; [ "${u%.*}" -ge "$e" ] && break; done' 2>/tmp/q.log
+kill $outsider 2>/dev/null
+st=$(cat /tmp/spin.t 2>/dev/null)
+# quiet intervals before the switch, and the first decision at or after it
+# whose demand reads the spin (0.8 or more): its lag
+res=$(awk -F'[][]' -v s="${st:-0}" '
+	$2 + 0 < s + 0 && /quiet \(busy/ { nq++ }
+	$2 + 0 >= s + 0 && / task\(s\), demand / && lag == "" {
+		d = $3; sub(/.* demand /, "", d); sub(/ .*/, "", d)
+		if (d + 0 >= 0.8) lag = sprintf("%.2f", $2 - s) }
+	END { printf "%d %s", nq, lag == "" ? "never" : lag }' /tmp/q.log)
+nq=${res% *}; lag=${res#* }
+grep -v 'quiet (busy' /tmp/q.log | awk -F'[][]' -v s="${st:-0}" '$2 + 0 >= s - 0.5 && $2 + 0 <= s + 1.5' |
+	head -n 8 | sed 's/^/PSVM power cpu.stat log: /'
+echo "PSVM power cpu.stat: spin of ours began at $st as the outsider's ended; $nq quiet intervals before; demand 0.8+ read ${lag} s after"
+[ -n "$st" ] && [ "$nq" -ge 3 ] && [ "$lag" != never ] && awk "BEGIN { exit !($lag <= 0.7) }"
+check power-cpustat-quiet $? "$nq quiet intervals before the switch; the spin read $lag s after it began (bound 0.7 s: two 200 ms intervals and slack; the forced scan is 3.2 s apart)"
