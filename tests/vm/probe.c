@@ -20,8 +20,13 @@
  *                         Started before the event (watch_start), its own
  *                         start-up (seconds in a loaded TCG guest) is not
  *                         in the figure.
- *   probe log PREFIX      every 200 ms, "UPTIME PLACE-LINE" (until killed);
- *                         one process, so the times are the sampling times
+ *   probe log PREFIX      every 200 ms, "UPTIME PLACE-LINE busy=K" (until
+ *                         killed); one process, so the times are the
+ *                         sampling times. K: those threads runnable (run +
+ *                         run-queue wait, schedstat) for half the time or
+ *                         more since the last sample: the load that has
+ *                         arrived (a worker that exists but has not begun
+ *                         its loop, seconds in a loaded TCG guest, is not)
  *   probe activity PREFIX MS
  *                         every MS ms until no process named PREFIX is left:
  *                         while such a process has threads besides the main
@@ -93,10 +98,14 @@ static int read_int(const char *fmt, int cpu)
 }
 
 struct th {
+	long tid;
+	unsigned long long runnable; /* schedstat run + wait, ns (collect_sched) */
 	int cpu;
 	unsigned long long start; /* field 22, clock ticks after boot */
 	char mask[256];
 };
+
+static int collect_sched; /* collect() reads each thread's schedstat too */
 
 static int collect(const char *prefix, struct th *out, int max, int want_mask)
 {
@@ -153,7 +162,22 @@ static int collect(const char *prefix, struct th *out, int max, int want_mask)
 			if (!s)
 				continue;
 			out[n].cpu = atoi(s);
+			out[n].tid = atol(b->d_name);
+			out[n].runnable = 0;
 			out[n].mask[0] = '\0';
+			if (collect_sched) {
+				unsigned long long r = 0, w = 0;
+
+				snprintf(path, sizeof(path), "/proc/%s/task/%s/schedstat", a->d_name,
+					 b->d_name);
+				f = fopen(path, "r");
+				if (f) {
+					if (fscanf(f, "%llu %llu", &r, &w) != 2)
+						r = w = 0;
+					fclose(f);
+				}
+				out[n].runnable = r + w;
+			}
 			if (want_mask) {
 				snprintf(path, sizeof(path), "/proc/%s/task/%s/status", a->d_name,
 					 b->d_name);
@@ -190,6 +214,7 @@ static double uptime(void)
 }
 
 static void place(const char *prefix, char *out, size_t len);
+static void place_of(const struct th *th, int n, char *out, size_t len);
 static void stats(const char *prefix, int ms);
 
 /* nr_migrations of every tracked thread, by TID */
@@ -443,15 +468,34 @@ int main(int argc, char **argv)
 	}
 
 	if (argc == 3 && !strcmp(argv[1], "log")) {
+		static struct th cur[8192], prev[8192];
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 		char line[256];
+		double t_prev = 0;
+		int n, np = 0, i, k, busy;
 
 		setvbuf(stdout, NULL, _IOLBF, 0);
+		collect_sched = 1;
 		for (;;) {
 			double now = uptime();
 
-			place(argv[2], line, sizeof(line));
-			printf("%.2f %s\n", now, line);
+			n = collect(argv[2], cur, 8192, 0);
+			place_of(cur, n, line, sizeof(line));
+			/* runnable half the time or more since the last sample;
+			 * a thread first seen now is counted from the next */
+			busy = 0;
+			for (i = 0; i < n; i++)
+				for (k = 0; k < np; k++)
+					if (prev[k].tid == cur[i].tid) {
+						busy += cur[i].runnable >= prev[k].runnable &&
+							(double)(cur[i].runnable - prev[k].runnable) >=
+								0.5e9 * (now - t_prev);
+						break;
+					}
+			printf("%.2f %s busy=%d\n", now, line, busy);
+			memcpy(prev, cur, sizeof(cur[0]) * (size_t)n);
+			np = n;
+			t_prev = now;
 			nanosleep(&ts, NULL);
 		}
 	}
@@ -528,10 +572,15 @@ int main(int argc, char **argv)
 static void place(const char *prefix, char *out, size_t len)
 {
 	static struct th th[8192];
-	static int per_core[4096][2];
-	int pk[2] = { 0, 0 }, cores = 0, shared = 0, n, i, j;
 
-	n = collect(prefix, th, 8192, 0);
+	place_of(th, collect(prefix, th, 8192, 0), out, len);
+}
+
+static void place_of(const struct th *th, int n, char *out, size_t len)
+{
+	static int per_core[4096][2];
+	int pk[2] = { 0, 0 }, cores = 0, shared = 0, i, j;
+
 	{
 		memset(per_core, 0, sizeof(per_core));
 		for (i = 0; i < n; i++) {
