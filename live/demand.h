@@ -64,9 +64,9 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * task gone to sleep: what the raw figure would have shown, so the grow
  * and shrink paths are as fast as before; a shell that forked a busy child
  * and now waits for it held 2 PUs for a second in tests/cli/metrics.sh
- * when only rises were). A thread whose figure is falling (the
- * decay of the last one: it ran less than that over the interval, or
- * slept) is followed at once: its figure halves every PS_LIVE_HALF_LIFE_S,
+ * when only rises were). A thread whose figure is falling (the decay of
+ * the last one: it ran less than that over the interval, or slept) is
+ * followed at once: its figure halves every PS_LIVE_HALF_LIFE_S,
  * and a fall under the jump (0.25 to nothing) was held for the second or
  * more the average takes to pass under PS_LIVE_SMALL_UTIL. CI's run of
  * tests/cli/metrics.sh found a waiting shell held at 0.25 and a second PU
@@ -103,11 +103,10 @@ struct ps_place {
  * @falling: @now is the decay of the last figure, not a measurement (the
  *           thread ran less than that, or slept)
  *
- * At first sight, when @falling, when @now is PS_DEMAND_PLACE_JUMP or more from
- * @p->held (either way), or when @dt_s is not a positive number: both
- * become @now. Otherwise the
- * average moves towards @now by 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S)
- * of the way, and the held figure takes it when they are more than
+ * At first sight, when @falling, when @now is PS_DEMAND_PLACE_JUMP or more
+ * from @p->held (either way), or when @dt_s is not a positive number: both
+ * become @now. Otherwise the average moves towards @now by
+ * 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S) of the way, and the held figure takes it when they are more than
  * PS_DEMAND_PLACE_BAND apart, or when @resync is set.
  *
  * Return: the held figure.
@@ -135,8 +134,9 @@ double ps_demand_sample(unsigned long long run_ns, unsigned long long wait_ns, d
  * @dt_s: the interval, in seconds
  * @sat: ps_demand_saturation() of the set it was confined to
  *
- * The sample is ps_demand_sample(); the result is max(sample, @prev x 2^(-dt / PS_LIVE_HALF_LIFE_S)): it rises at
- * once and decays with the half-life. @sat 1 is the former run + wait.
+ * The sample is ps_demand_sample(); the result is max(sample, @prev x
+ * 2^(-dt / PS_LIVE_HALF_LIFE_S)): it rises at once and decays with the
+ * half-life. @sat 1 is the former run + wait.
  *
  * Return: the new utilization; @prev when @dt_s is not positive.
  */
@@ -216,8 +216,8 @@ int ps_demand_pool(double small, double *out, int max);
  *           policy was not counting towards a shrink (low_streak 0), and no
  *           thread that counts on its own had a falling figure (it would
  *           pass under PS_LIVE_SMALL_UTIL within a few intervals and free
- *           a PU: tests/cli/live.sh's asleep bash kept two PUs for 1.4 s
- *           of quiet intervals when it was not asked)
+ *           a PU: before this rule, tests/cli/live.sh's bash gone to sleep
+ *           kept a second PU through 14 quiet intervals)
  * @born: a task (process or thread) that may be ours was created since the
  *        last look (/proc/loadavg's last PID moved, and the source could not
  *        rule the new ones out)
