@@ -64,15 +64,15 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * task gone to sleep: what the raw figure would have shown, so the grow
  * and shrink paths are as fast as before; a shell that forked a busy child
  * and now waits for it held 2 PUs for a second in tests/cli/metrics.sh
- * when only rises were). A thread whose figure is falling (the decay of
- * the last one: it ran less than that over the interval, or slept) is
- * followed at once: its figure halves every PS_LIVE_HALF_LIFE_S,
- * and a fall under the jump (0.25 to nothing) was held for the second or
- * more the average takes to pass under PS_LIVE_SMALL_UTIL. CI's run of
- * tests/cli/metrics.sh found a waiting shell held at 0.25 and a second PU
- * with it for 1.2 s. Jitter is untouched: a figure falls only when the
- * load measured is under half the last figure per 100 ms (1/32 over a
- * 500 ms interval). bench/bench_place
+ * when only rises were). A thread asleep over the whole interval (no run,
+ * no wait: its figure is the decay of the last one) is followed at once:
+ * its figure halves every PS_LIVE_HALF_LIFE_S, and a fall under the jump
+ * (0.25 to nothing) was held for the second or more the average takes to
+ * pass under PS_LIVE_SMALL_UTIL. CI's run of tests/cli/metrics.sh found a
+ * waiting shell held at 0.25 and a second PU with it for 1.2 s. Jitter is
+ * untouched: a periodic task runs in every interval. (A first version
+ * took any figure under its decay, which at 100 ms intervals is a 0.3 task
+ * reading 0.14: jitter, let through.) bench/bench_place
  * runs the policy alone (9 task counts x 8 mean loads, uniform jitter, 55
  * intervals each, the 2 x 8 x 2 Xeon model): placement changes 395 raw
  * against 17 filtered at +-0.06, 322 against 100 at +-0.1; the unit test
@@ -101,13 +101,14 @@ struct ps_place {
  * @dt_s: seconds since the previous scan
  * @resync: take the average as the held figure whatever the band
  * @falling: @now is the decay of the last figure, not a measurement (the
- *           thread ran less than that, or slept)
+ *           thread slept through the interval)
  *
  * At first sight, when @falling, when @now is PS_DEMAND_PLACE_JUMP or more
  * from @p->held (either way), or when @dt_s is not a positive number: both
  * become @now. Otherwise the average moves towards @now by
- * 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S) of the way, and the held figure takes it when they are more than
- * PS_DEMAND_PLACE_BAND apart, or when @resync is set.
+ * 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S) of the way, and the held
+ * figure takes it when they are more than PS_DEMAND_PLACE_BAND apart, or
+ * when @resync is set.
  *
  * Return: the held figure.
  */
@@ -214,10 +215,11 @@ int ps_demand_pool(double small, double *out, int max);
  * @sat: ps_demand_saturation() of the allowed set over this interval
  * @at_rest: the last scan changed nothing, held nothing back, the
  *           policy was not counting towards a shrink (low_streak 0), and no
- *           thread that counts on its own had a falling figure (it would
- *           pass under PS_LIVE_SMALL_UTIL within a few intervals and free
- *           a PU: before this rule, tests/cli/live.sh's bash gone to sleep
- *           kept a second PU through 14 quiet intervals)
+ *           thread that counts on its own had a falling figure (asleep:
+ *           it passes under PS_LIVE_SMALL_UTIL within a few intervals at
+ *           100 ms, at once at 500 ms, and frees a PU: before this rule,
+ *           tests/cli/live.sh's bash gone to sleep kept a second PU
+ *           through 14 quiet intervals)
  * @born: a task (process or thread) that may be ours was created since the
  *        last look (/proc/loadavg's last PID moved, and the source could not
  *        rule the new ones out)

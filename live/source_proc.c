@@ -871,11 +871,13 @@ static int proc_scan(struct ps_live *l, double dt)
 			t->util = age > 0.01 ? ps_demand_update(0, t->run_ns, t->wait_ns, age,
 								PS_DEMAND_WAIT_WEIGHT) : 0;
 		}
-		/* falling: read, and its figure is the decay of the last one
-		 * (it ran less than that, or slept; not starved). The placement
-		 * follows it at once, and the set is not at rest while it still
-		 * counts on its own (ps_demand_quiet()) */
-		falling = t->seen == 1 && !t->r_zero &&
+		/* falling: read, asleep over the whole interval (no run, no
+		 * wait, not starved), so its figure is the decay of the last
+		 * one. The placement follows it at once, and the set is not at
+		 * rest while it still counts on its own (ps_demand_quiet()).
+		 * Asleep, not merely under its figure: at 100 ms a 0.3 task
+		 * reading 0.14 is under the decay too, and that is jitter */
+		falling = t->seen == 1 && !t->r_zero && !t->dr && !t->dw &&
 			  t->util > ps_demand_sample(t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
 		ps_demand_place(&t->place, t->util, dt, l->scans % PS_DEMAND_PLACE_RESYNC == 0,
 				falling);

@@ -151,8 +151,9 @@ static void test_place(void **state)
  * and waits for it, first read at a full PU (its fork and exec are its
  * whole life so far), then no run at all. Its raw figure halves every
  * PS_LIVE_HALF_LIFE_S; held, it stopped at 0.25 (a fall of less than the
- * jump) and took a second PU for over a second. Marked falling (the figure
- * is the decay, not a measurement: source_proc.c), it is followed. */
+ * jump) and took a second PU for over a second. Marked falling (asleep
+ * through the interval, its figure the decay: source_proc.c), it is
+ * followed. */
 static void test_place_sleeper(void **state)
 {
 	struct ps_place asleep = { -1, -1 }, running = { -1, -1 };
@@ -344,6 +345,9 @@ static void test_quiet(void **state)
 	q.own = 0.2; /* within a quarter PU */
 	assert_int_equal(ps_demand_quiet(&q), 1);
 	q.own = -1; /* counted at the scan, not now: scan */
+	assert_int_equal(ps_demand_quiet(&q), 0);
+	q.own = 0.02;
+	q.own_scan = -1; /* counted now, not over the scan's span: scan */
 	assert_int_equal(ps_demand_quiet(&q), 0);
 	q.own = NAN;
 	assert_int_equal(ps_demand_quiet(&q), 0);
