@@ -35,21 +35,6 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
 	return (mean - PS_DEMAND_ROOM_BUSY) / (PS_DEMAND_FULL_BUSY - PS_DEMAND_ROOM_BUSY);
 }
 
-double ps_demand_sample(unsigned long long run_ns, unsigned long long wait_ns, double dt_s,
-			double sat)
-{
-	double d;
-
-	if (!(dt_s > 0))
-		return 0;
-	if (!(sat > 0))
-		sat = 0;
-	else if (sat > 1)
-		sat = 1;
-	d = ((double)run_ns + sat * (double)wait_ns) / (dt_s * 1e9);
-	return d > 1 ? 1 : d;
-}
-
 double ps_demand_update(double prev, unsigned long long run_ns, unsigned long long wait_ns,
 			double dt_s, double sat)
 {
@@ -57,7 +42,13 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
 
 	if (!(dt_s > 0))
 		return prev;
-	d = ps_demand_sample(run_ns, wait_ns, dt_s, sat);
+	if (!(sat > 0))
+		sat = 0;
+	else if (sat > 1)
+		sat = 1;
+	d = ((double)run_ns + sat * (double)wait_ns) / (dt_s * 1e9);
+	if (d > 1)
+		d = 1;
 	decayed = prev * exp2(-dt_s / PS_LIVE_HALF_LIFE_S);
 	return d > decayed ? d : decayed;
 }

@@ -115,19 +115,6 @@ struct ps_place {
 double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync, int falling);
 
 /**
- * ps_demand_sample() - one interval's sample of a thread's utilization
- * @run_ns: time it ran over the interval
- * @wait_ns: time it waited on a run queue over the interval
- * @dt_s: the interval, in seconds
- * @sat: the wait's weight, clamped to [0, 1]
- *
- * Return: (run + @sat x wait) / interval, clamped to [0, 1]; 0 when @dt_s
- * is not positive.
- */
-double ps_demand_sample(unsigned long long run_ns, unsigned long long wait_ns, double dt_s,
-			double sat);
-
-/**
  * ps_demand_update() - one thread's utilization for the policy
  * @prev: its utilization after the previous interval
  * @run_ns: time it ran over the interval
@@ -135,8 +122,8 @@ double ps_demand_sample(unsigned long long run_ns, unsigned long long wait_ns, d
  * @dt_s: the interval, in seconds
  * @sat: ps_demand_saturation() of the set it was confined to
  *
- * The sample is ps_demand_sample(); the result is max(sample, @prev x
- * 2^(-dt / PS_LIVE_HALF_LIFE_S)): it rises at once and decays with the
+ * The sample is (run + @sat x wait) / interval, clamped to [0, 1]; the
+ * result is max(sample, @prev x 2^(-dt / PS_LIVE_HALF_LIFE_S)): it rises at once and decays with the
  * half-life. @sat 1 is the former run + wait.
  *
  * Return: the new utilization; @prev when @dt_s is not positive.

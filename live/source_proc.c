@@ -877,8 +877,7 @@ static int proc_scan(struct ps_live *l, double dt)
 		 * rest while it still counts on its own (ps_demand_quiet()).
 		 * Asleep, not merely under its figure: at 100 ms a 0.3 task
 		 * reading 0.14 is under the decay too, and that is jitter */
-		falling = t->seen == 1 && !t->r_zero && !t->dr && !t->dw &&
-			  t->util > ps_demand_sample(t->dr, t->dw, dt, PS_DEMAND_WAIT_WEIGHT);
+		falling = t->seen == 1 && !t->r_zero && !t->dr && !t->dw && t->util > 0;
 		ps_demand_place(&t->place, t->util, dt, l->scans % PS_DEMAND_PLACE_RESYNC == 0,
 				falling);
 		if (falling && t->managed != 2 && !t->excluded && t->place.held >= PS_LIVE_SMALL_UTIL)
