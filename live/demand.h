@@ -72,10 +72,19 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * waiting shell held at 0.25 and a second PU with it for 1.2 s. Jitter is
  * untouched: a periodic task runs in every interval. (A first version
  * took any figure under its decay, which at 100 ms intervals is a 0.3 task
- * reading 0.14: jitter, let through.) bench/bench_place
+ * reading 0.14: jitter, let through.) A thread's first reading is its
+ * whole life so far (a fork, an exec, a wait for the set: a few ms, not a
+ * load), so the second, the first over a whole interval, is taken as it
+ * is and the average begins there: in the test guest stress-ng's 16
+ * workers, first read under 1, were held there while they spun at 1
+ * (within the jump), placed as 12.9 to 14.6 against a demand of 14 to 16,
+ * and the policy spreads 16 tasks under the fill over both packages;
+ * rt-app's 32 tasks of 10% first read at 0.085 stayed pooled until the
+ * resync 16 scans later. bench/bench_place
  * runs the policy alone (9 task counts x 8 mean loads, uniform jitter, 55
  * intervals each, the 2 x 8 x 2 Xeon model): placement changes 395 raw
- * against 17 filtered at +-0.06, 322 against 100 at +-0.1; the unit test
+ * against 29 filtered at +-0.06, 322 against 105 at +-0.1 (33 and 110 as
+ * the mean of five draws; README); the unit test
  * test_place_steadies holds the two cases seen in the guest. The set's
  * demand and the quiet-interval test keep the raw figures: growth on
  * queueing is not delayed. */
@@ -96,16 +105,17 @@ struct ps_place {
 
 /**
  * ps_demand_place() - a thread's utilization as the placement reads it
- * @p: its state after the previous scan (avg negative at first sight)
+ * @p: its state after the previous scan (both negative at first sight)
  * @now: its utilization from this scan (ps_demand_update())
  * @dt_s: seconds since the previous scan
  * @resync: take the average as the held figure whatever the band
  * @falling: @now is the decay of the last figure, not a measurement (the
  *           thread slept through the interval)
  *
- * At first sight, when @falling, when @now is PS_DEMAND_PLACE_JUMP or more
- * from @p->held (either way), or when @dt_s is not a positive number: both
- * become @now. Otherwise the average moves towards @now by
+ * At first sight (@p->held negative) the held figure becomes @now and the
+ * average is not begun; at the next call, when @falling, when @now is
+ * PS_DEMAND_PLACE_JUMP or more from @p->held (either way), or when @dt_s
+ * is not a positive number: both become @now. Otherwise the average moves towards @now by
  * 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S) of the way, and the held
  * figure takes it when they are more than PS_DEMAND_PLACE_BAND apart, or
  * when @resync is set.
@@ -216,11 +226,20 @@ int ps_demand_pool(double small, double *out, int max);
  *       backend's cpu.stat usage_usec); negative when the backend cannot
  *       say
  * @own_scan: its mean over the span the last scan read
+ * @placed: the sum of the figures the placement read at the last scan
+ *          (ps_demand_place()'s held ones, small threads pooled): the set
+ *          is not at rest while it is more than PS_DEMAND_QUIET_PU from
+ *          @demand, since only a scan moves a held figure towards its
+ *          load. CI's guest once kept 16 busy threads on both packages
+ *          for 8.1 s, the forced-scan period: with their figures held
+ *          under the fill the policy spreads them, the set has room and
+ *          the busy time is steady, so every interval is quiet until the
+ *          forced scan. Negative: not known (no rule).
  */
 struct ps_demand_quiet {
 	double busy, busy_scan, demand, demand_prev, sat;
 	int at_rest, born, skipped, max_skip;
-	double own, own_scan;
+	double own, own_scan, placed;
 };
 
 /**
@@ -246,7 +265,8 @@ int ps_demand_max_skip(double scan_cpu_s, double interval_s);
  * the last two demands each moved less than the larger of
  * PS_DEMAND_QUIET_PU and PS_DEMAND_QUIET_REL of their size, so did @own
  * against @own_scan where the backend measures it (both negative: it does
- * not; one alone: no), and fewer than
+ * not; one alone: no), @placed (where known) is within PS_DEMAND_QUIET_PU
+ * of @demand, and fewer than
  * @max_skip intervals were skipped in a row. Any NaN says no.
  *
  * Return: 1 to skip the scan, 0 to scan.

@@ -130,6 +130,7 @@ struct ps_live {
 	char *applied[NR_APPLIED];
 	int napplied;
 	double last_demand;
+	double last_placed; /* the sum of what the placement read at the last scan */
 	unsigned long long psi_prev;
 	int psi_now;      /* some task waited for a CPU over the last interval */
 	double sat;       /* ps_demand_saturation() of the set, last interval */
