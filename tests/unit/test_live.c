@@ -9,6 +9,8 @@
 #include "helpers.h"
 #include "ps/live.h"
 #include "ps/liveconf.h"
+#include "ps/livectl.h"
+#include "ps/power.h"
 
 /* A stat line as Linux 6.1 prints it, with a comm holding ") (" */
 static const char *stat_line =
@@ -633,6 +635,82 @@ static void test_f9_proc_mount(void **state)
 	assert_int_equal(ps_live_parse_proc_mount("/proc - proc\n\n - \n", &gid), 0);
 }
 
+/*
+ * Review finding: an interval that failed after its accounting (the
+ * modeled energy, the span's busy time) left the last interval's end
+ * where the last good one put it, so the next interval counted the failed
+ * one again. A stand-in root whose /proc is gone for one interval (the
+ * scan's opendir fails): /proc/stat's counters do not move, so the model
+ * prices every second at the machine's idle watts, and the energy over
+ * the intervals 100 -> 103 s is three seconds of it, not four.
+ */
+static void say(void *arg, const char *msg)
+{
+	(void)arg;
+	print_message("%s\n", msg);
+}
+
+static void test_f11_failed_interval_counted_once(void **state)
+{
+	char *root = make_tmpdir(), proc[4200], off[4200], dir[4200];
+	struct ps_live_cfg cfg;
+	struct ps_live_summary s;
+	struct ps_live *l = NULL;
+	struct ps_model m;
+	struct ps_power idle;
+	const struct ps_topo *t;
+	double *zero;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(ps_model_load("generic", &m, err, sizeof(err)), 0);
+	write_file(root, "proc/stat", "cpu  0 0 0 0 0 0 0 0\n");
+	write_file(root, "proc/uptime", "100.00 100.00\n");
+	write_file(root, "proc/loadavg", "0.00 0.00 0.00 1/100 4242\n");
+	{ /* the topology is this machine's (hwloc): its online CPUs */
+		char on[4096] = "";
+		FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+		assert_non_null(f);
+		assert_non_null(fgets(on, sizeof(on), f));
+		fclose(f);
+		write_file(root, "sys/devices/system/cpu/online", on);
+	}
+	snprintf(dir, sizeof(dir), "%s/state", root);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.root = root;
+	cfg.state_dir = dir;
+	cfg.name = "run";
+	cfg.policy = PS_POLICY_POWER;
+	cfg.interval_s = 1;
+	cfg.backend = PS_BACKEND_AFFINITY;
+	cfg.max_changes = 60;
+	cfg.model = &m;
+	cfg.dry_run = 1;
+	cfg.log = say;
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	t = ps_live_topo(l);
+	zero = calloc((size_t)t->nr_pus, sizeof(double));
+	assert_non_null(zero);
+	assert_int_equal(ps_power_eval(t, &m, zero, NULL, &idle), 0);
+	assert_true(idle.power_w > 0);
+	assert_int_equal(ps_live_step(l, 100.0), 0);
+	assert_int_equal(ps_live_step(l, 101.0), 0);
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	snprintf(off, sizeof(off), "%s/proc.off", root);
+	assert_int_equal(rename(proc, off), 0);
+	assert_int_not_equal(ps_live_step(l, 102.0), 0); /* the scan fails */
+	assert_int_equal(rename(off, proc), 0);
+	assert_int_equal(ps_live_step(l, 103.0), 0);
+	ps_live_summary(l, &s);
+	assert_int_equal(s.energy_measured, 0);
+	assert_float_equal(s.energy_j, idle.power_w * 3.0, 1e-6 * idle.power_w);
+	ps_live_close(l);
+	free(zero);
+	remove_tree(root);
+	free(root);
+}
+
 static void test_f10_config_strict(void **state)
 {
 	static struct ps_live_conf c;
@@ -688,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_parse_stat_kthread_rt),
 		cmocka_unit_test(test_parse_stat_bad),
 		cmocka_unit_test(test_schedstat),
+		cmocka_unit_test(test_f11_failed_interval_counted_once),
 		cmocka_unit_test(test_util),
 		cmocka_unit_test(test_ratelimit_bound),
 		cmocka_unit_test(test_ratelimit_grow_after_shrink),
