@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,12 +159,18 @@ static int estimate_demand(struct ps_live *l, double *demand)
 		}
 	/* the demand is the raw figures' sum; the placement reads each
 	 * thread's filtered one (ps_demand_place(): jitter does not move it) */
+	l->place_lag = 0;
 	for (i = 0; i < l->thr_n; i++) {
 		double u = l->thr[i].place.held >= 0 ? l->thr[i].place.held : l->thr[i].util;
 
 		if (l->thr[i].managed == 2)
 			continue;
 		*demand += l->thr[i].util;
+		/* how far the placement is behind the load: what a held figure
+		 * lies beyond the band from the raw one, where either counts
+		 * on its own (small ones are pooled, jitter stays in the band) */
+		if (u >= PS_LIVE_SMALL_UTIL || l->thr[i].util >= PS_LIVE_SMALL_UTIL)
+			l->place_lag += fmax(0, fabs(l->thr[i].util - u) - PS_DEMAND_PLACE_BAND);
 		if (u >= PS_LIVE_SMALL_UTIL)
 			l->util[n++] = u;
 		else
@@ -261,7 +268,7 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 	q.max_skip = ps_demand_max_skip(l->scan_cpu_s, l->cfg.interval_s);
 	q.own = l->own_cpus;
 	q.own_scan = l->own_scan;
-	q.placed = l->last_placed;
+	q.lag = l->place_lag;
 	return ps_demand_quiet(&q);
 }
 
@@ -341,6 +348,19 @@ static int step(struct ps_live *l, double now_s)
 		l->full_scan = 1;
 		return r;
 	}
+	/* the scan read its deltas up to now: the next one's begin here even
+	 * if this interval fails from here on (one interval's deltas over two
+	 * intervals read half) */
+	l->last_scan_t = now_s;
+	/* what the next intervals are compared with: the busy time and our
+	 * own over the span this scan read, as its figures are. After quiet
+	 * intervals a load that changed inside the span is read diluted (a
+	 * spin begun 0.1 s before a scan spanning 2 s reads 0.05); the
+	 * interval after differs from the span's mean and scans, over one
+	 * interval. A change that was gone by then (noise) does not. */
+	l->scan_busy = l->span_t > 0 ? l->span_busy / l->span_t : busy_pus(l);
+	l->own_scan = l->span_t > 0 && l->span_own >= 0 ? l->span_own / l->span_t : -1;
+	l->span_t = l->span_busy = l->span_own = 0;
 	l->resolved = pol;
 	r = ensure_decisions(l, l->thr_n);
 	if (r)
@@ -401,20 +421,10 @@ static int step(struct ps_live *l, double now_s)
 	if (changed && !l->apply_err)
 		ps_live_park(l, list);
 	l->at_rest = !changed && !held_now && !out->low_streak && !l->settling;
-	/* what the next intervals are compared with: the busy time and our
-	 * own over the span this scan read, as its figures are. After quiet
-	 * intervals a load that changed inside the span is read diluted (a
-	 * spin begun 0.1 s before a scan spanning 2 s reads 0.05); the
-	 * interval after differs from the span's mean and scans, over one
-	 * interval. A change that was gone by then (noise) does not. */
-	l->scan_busy = l->span_t > 0 ? l->span_busy / l->span_t : busy_pus(l);
-	l->own_scan = l->span_t > 0 && l->span_own >= 0 ? l->span_own / l->span_t : -1;
-	l->span_t = l->span_busy = l->span_own = 0;
 	l->scans++;
 	l->skipped = 0;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	l->scan_cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
-	l->last_scan_t = now_s;
 	l->intervals++;
 	l->full_scan = 0;
 	l->last_t = now_s;

@@ -55,12 +55,14 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
 
 double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync, int falling)
 {
-	if (!(p->held >= 0)) { /* first sight: the average begins at the next */
+	/* first sight (a life of a few ms) or a fall (a decay, not a reading):
+	 * held, and the average begins at the next reading */
+	if (!(p->held >= 0) || falling) {
 		p->held = now;
 		p->avg = -1;
 		return now;
 	}
-	if (!(p->avg >= 0) || falling || fabs(now - p->held) >= PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
+	if (!(p->avg >= 0) || fabs(now - p->held) >= PS_DEMAND_PLACE_JUMP || !(dt_s > 0)) {
 		p->avg = p->held = now;
 		return now;
 	}
@@ -104,9 +106,8 @@ int ps_demand_quiet(const struct ps_demand_quiet *q)
 	 * change of ours that another's hides in the machine's busy time */
 	if (!(q->own < 0 && q->own_scan < 0) && !within(q->own, q->own_scan))
 		return 0;
-	/* the placement's figures still catching up with the load: not the
-	 * relative tolerance, a lag of 0.1 on each of 16 threads is 1.6 PUs */
-	if (!(q->placed < 0) && !(fabs(q->placed - q->demand) <= PS_DEMAND_QUIET_PU))
+	/* the placement's figures still catching up with the load */
+	if (!(q->lag < 0) && !(q->lag <= PS_DEMAND_QUIET_PU))
 		return 0;
 	return within(q->busy, q->busy_scan) && within(q->demand, q->demand_prev);
 }

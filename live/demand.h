@@ -70,7 +70,12 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * (0.25 to nothing) was held for the second or more the average takes to
  * pass under PS_LIVE_SMALL_UTIL. CI's run of tests/cli/metrics.sh found a
  * waiting shell held at 0.25 and a second PU with it for 1.2 s. Jitter is
- * untouched: a periodic task runs in every interval. (A first version
+ * untouched: a periodic task runs in every interval. The reading after
+ * a fall is taken as it is too (the fall's figure was a decay, not a
+ * reading): averaged up from nothing, a thread that woke at 0.15 was held
+ * near 0 (about 0.29 x its load after the 16-scan resync), so threads on
+ * timers longer than the interval were read low for good (found in
+ * review). (A first version
  * took any figure under its decay, which at 100 ms intervals is a 0.3 task
  * reading 0.14: jitter, let through.) A thread's first reading is its
  * whole life so far (a fork, an exec, a wait for the set: a few ms, not a
@@ -112,10 +117,10 @@ struct ps_place {
  * @falling: @now is the decay of the last figure, not a measurement (the
  *           thread slept through the interval)
  *
- * At first sight (@p->held negative) the held figure becomes @now and the
- * average is not begun; at the next call, when @falling, when @now is
- * PS_DEMAND_PLACE_JUMP or more from @p->held (either way), or when @dt_s
- * is not a positive number: both become @now. Otherwise the average moves towards @now by
+ * At first sight (@p->held negative), and when @falling, the held figure
+ * becomes @now and the average is not begun; at the next call, when @now
+ * is PS_DEMAND_PLACE_JUMP or more from @p->held (either way), or when
+ * @dt_s is not a positive number: both become @now. Otherwise the average moves towards @now by
  * 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S) of the way, and the held
  * figure takes it when they are more than PS_DEMAND_PLACE_BAND apart, or
  * when @resync is set.
@@ -226,20 +231,24 @@ int ps_demand_pool(double small, double *out, int max);
  *       backend's cpu.stat usage_usec); negative when the backend cannot
  *       say
  * @own_scan: its mean over the span the last scan read
- * @placed: the sum of the figures the placement read at the last scan
- *          (ps_demand_place()'s held ones, small threads pooled): the set
- *          is not at rest while it is more than PS_DEMAND_QUIET_PU from
- *          @demand, since only a scan moves a held figure towards its
- *          load. CI's guest once kept 16 busy threads on both packages
- *          for 8.1 s, the forced-scan period: with their figures held
- *          under the fill the policy spreads them, the set has room and
- *          the busy time is steady, so every interval is quiet until the
- *          forced scan. Negative: not known (no rule).
- */
+ * @lag: how far the placement's figures were behind the load at the last
+ *       scan: over the threads whose held or raw figure counts on its own
+ *       (PS_LIVE_SMALL_UTIL or more), the sum of what each held figure
+ *       lies beyond PS_DEMAND_PLACE_BAND from its raw one. The set is not
+ *       at rest while it is over PS_DEMAND_QUIET_PU: only a scan moves a
+ *       held figure. CI's guest once kept 16 busy threads on both
+ *       packages for 8.1 s, the forced-scan period; inferred (that run's
+ *       log was not kept): held under the fill, they are spread by the
+ *       policy, the set has room and the busy time is steady, so every
+ *       interval is quiet until the forced scan. Small threads and
+ *       jitter inside the band add nothing, so idle servers and many
+ *       jittering threads stay quiet (a sum of held figures against the
+ *       demand, the first form, was not: the pool's dropped remainder and
+ *       the square root of N of jitter). Negative: not known (no rule). */
 struct ps_demand_quiet {
 	double busy, busy_scan, demand, demand_prev, sat;
 	int at_rest, born, skipped, max_skip;
-	double own, own_scan, placed;
+	double own, own_scan, lag;
 };
 
 /**
@@ -265,8 +274,8 @@ int ps_demand_max_skip(double scan_cpu_s, double interval_s);
  * the last two demands each moved less than the larger of
  * PS_DEMAND_QUIET_PU and PS_DEMAND_QUIET_REL of their size, so did @own
  * against @own_scan where the backend measures it (both negative: it does
- * not; one alone: no), @placed (where known) is within PS_DEMAND_QUIET_PU
- * of @demand, and fewer than
+ * not; one alone: no), @lag (where known) is at most PS_DEMAND_QUIET_PU,
+ * and fewer than
  * @max_skip intervals were skipped in a row. Any NaN says no.
  *
  * Return: 1 to skip the scan, 0 to scan.

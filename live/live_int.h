@@ -131,6 +131,7 @@ struct ps_live {
 	int napplied;
 	double last_demand;
 	double last_placed; /* the sum of what the placement read at the last scan */
+	double place_lag;   /* how far it is behind the load (ps_demand_quiet()) */
 	unsigned long long psi_prev;
 	int psi_now;      /* some task waited for a CPU over the last interval */
 	double sat;       /* ps_demand_saturation() of the set, last interval */

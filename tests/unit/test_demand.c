@@ -183,6 +183,12 @@ static void test_place_sleeper(void **state)
 	/* the same figures not marked falling (measured, as jitter is): held
 	 * where the jump left them (0.25), the filter's hold */
 	assert_float_equal(running.held, 0.25, 1e-12);
+	/* awake again (a timer longer than the interval): its reading is
+	 * taken as it is, not averaged up from the decay (review: 0.15 was
+	 * held near 0, as if pooled, until the resync and after) */
+	assert_float_equal(ps_demand_place(&asleep, 0.15, 0.5, 0, 0), 0.15, 1e-12);
+	assert_true(asleep.held >= PS_LIVE_SMALL_UTIL);
+	assert_float_equal(asleep.avg, 0.15, 1e-12);
 }
 
 /* the jitter measured in the guest (README "Light load"): raw, the
@@ -314,7 +320,7 @@ static void test_quiet(void **state)
 	const struct ps_demand_quiet base = {
 		.busy = 4.8, .busy_scan = 4.7, .demand = 5.0, .demand_prev = 5.1, .sat = 0,
 		.at_rest = 1, .born = 0, .skipped = 3, .max_skip = 15,
-		.own = -1, .own_scan = -1, .placed = 4.9,
+		.own = -1, .own_scan = -1, .lag = 0,
 	};
 	struct ps_demand_quiet q;
 
@@ -360,20 +366,17 @@ static void test_quiet(void **state)
 	q.own = NAN;
 	assert_int_equal(ps_demand_quiet(&q), 0);
 	/* the placement's figures behind the load (held by its filter): a
-	 * scan moves them. The test guest read 16 threads at 16.0 placed as
-	 * 14.6; quiet, such a lag lasts until the forced scan (8 s at 500 ms,
+	 * scan moves them. The test guest read 16 threads at 1 held at 0.8 to
+	 * 0.95; quiet, such a lag lasts until the forced scan (8 s at 500 ms,
 	 * what CI's guest kept both packages for) */
 	q = base;
-	q.demand = q.demand_prev = 16.0;
-	q.placed = 14.6;
+	q.lag = 16 * (1 - 0.8 - PS_DEMAND_PLACE_BAND);
 	assert_int_equal(ps_demand_quiet(&q), 0);
-	q.placed = 15.8; /* within a quarter PU (10% would be 1.6) */
+	q.lag = 0.2; /* within a quarter PU */
 	assert_int_equal(ps_demand_quiet(&q), 1);
-	q.placed = 16.3; /* above counts as much */
-	assert_int_equal(ps_demand_quiet(&q), 0);
-	q.placed = -1; /* not known */
+	q.lag = -1; /* not known */
 	assert_int_equal(ps_demand_quiet(&q), 1);
-	q.placed = NAN;
+	q.lag = NAN;
 	assert_int_equal(ps_demand_quiet(&q), 0);
 	/* small loads: a quarter PU, not 10% of 0.3 */
 	q = base;
