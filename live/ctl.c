@@ -166,11 +166,7 @@ static int estimate_demand(struct ps_live *l, double *demand)
 		if (l->thr[i].managed == 2)
 			continue;
 		*demand += l->thr[i].util;
-		/* how far the placement is behind the load: what a held figure
-		 * lies beyond the band from the raw one, where either counts
-		 * on its own (small ones are pooled, jitter stays in the band) */
-		if (u >= PS_LIVE_SMALL_UTIL || l->thr[i].util >= PS_LIVE_SMALL_UTIL)
-			l->place_lag += fmax(0, fabs(l->thr[i].util - u) - PS_DEMAND_PLACE_BAND);
+		l->place_lag += ps_demand_lag(l->thr[i].util, u);
 		if (u >= PS_LIVE_SMALL_UTIL)
 			l->util[n++] = u;
 		else
@@ -178,6 +174,7 @@ static int estimate_demand(struct ps_live *l, double *demand)
 	}
 	/* threads below PS_LIVE_SMALL_UTIL count together (demand.h) */
 	n += ps_demand_pool(small, l->util + n, l->util_cap - n);
+	l->place_lag = fabs(l->place_lag); /* signed over the threads: jitter cancels */
 	return n;
 }
 
@@ -352,6 +349,7 @@ static int step(struct ps_live *l, double now_s)
 	 * if this interval fails from here on (one interval's deltas over two
 	 * intervals read half) */
 	l->last_scan_t = now_s;
+	l->at_rest = 0; /* until this interval's decision says so */
 	/* what the next intervals are compared with: the busy time and our
 	 * own over the span this scan read, as its figures are. After quiet
 	 * intervals a load that changed inside the span is read diluted (a

@@ -88,6 +88,18 @@ int ps_demand_pool(double small, double *out, int max)
 	return n;
 }
 
+double ps_demand_lag(double raw, double held)
+{
+	double d = raw - held, x;
+
+	if (!(raw >= PS_LIVE_SMALL_UTIL || held >= PS_LIVE_SMALL_UTIL))
+		return 0; /* both pooled (or NaN) */
+	x = fabs(d) - PS_DEMAND_PLACE_BAND;
+	if (!(x > 0))
+		return 0;
+	return d > 0 ? x : -x;
+}
+
 static int within(double now, double then)
 {
 	double tol = PS_DEMAND_QUIET_REL * fabs(then);

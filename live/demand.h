@@ -170,6 +170,27 @@ int ps_demand_take_runnable(double sat, int psi_moved);
 #define PS_DEMAND_POOL_CHUNK (2 * PS_LIVE_SMALL_UTIL)
 
 /**
+ * ps_demand_lag() - how far one thread's placement figure is behind its load
+ * @raw: its raw utilization (ps_demand_update())
+ * @held: the figure the placement read (ps_demand_place())
+ *
+ * Summed over the threads, the set's lag (struct ps_demand_quiet's @lag
+ * is the sum's size): signed, so symmetric jitter cancels while a lag all
+ * one way (load arriving under the filter) adds up. Unsigned, the jitter
+ * beyond the band added up linearly, 0.0125 a thread at +-0.1 (half of
+ * each reading's spread is beyond the band, 0.025 on average), so 20 such
+ * threads would have scanned every interval (found in review). Signed, its
+ * spread grows as 0.02 x sqrt(N): a set of a hundred or more threads
+ * jittering by +-0.1 still scans often, as every interval did before the
+ * quiet ones.
+ *
+ * Return: @raw - @held less PS_DEMAND_PLACE_BAND towards 0 (0 inside the
+ * band), or 0 when neither figure counts on its own (both under
+ * PS_LIVE_SMALL_UTIL: pooled) or either is NaN.
+ */
+double ps_demand_lag(double raw, double held);
+
+/**
  * ps_demand_pool() - tasks for the threads under PS_LIVE_SMALL_UTIL
  * @small: the sum of their utilizations
  * @out: where to append the tasks
@@ -232,19 +253,18 @@ int ps_demand_pool(double small, double *out, int max);
  *       say
  * @own_scan: its mean over the span the last scan read
  * @lag: how far the placement's figures were behind the load at the last
- *       scan: over the threads whose held or raw figure counts on its own
- *       (PS_LIVE_SMALL_UTIL or more), the sum of what each held figure
- *       lies beyond PS_DEMAND_PLACE_BAND from its raw one. The set is not
+ *       scan: the size of the sum of ps_demand_lag() over the threads. The set is not
  *       at rest while it is over PS_DEMAND_QUIET_PU: only a scan moves a
  *       held figure. CI's guest once kept 16 busy threads on both
  *       packages for 8.1 s, the forced-scan period; inferred (that run's
  *       log was not kept): held under the fill, they are spread by the
  *       policy, the set has room and the busy time is steady, so every
- *       interval is quiet until the forced scan. Small threads and
- *       jitter inside the band add nothing, so idle servers and many
- *       jittering threads stay quiet (a sum of held figures against the
- *       demand, the first form, was not: the pool's dropped remainder and
- *       the square root of N of jitter). Negative: not known (no rule). */
+ *       interval is quiet until the forced scan. Small threads add
+ *       nothing and jitter cancels, so idle servers and many jittering
+ *       threads stay quiet (a sum of held figures against the demand, the
+ *       first form, was not: the pool's dropped remainder, and CI's
+ *       bench_live at 10,000 idle threads read the load in 18 of 40
+ *       intervals, not 2). Negative: not known (no rule). */
 struct ps_demand_quiet {
 	double busy, busy_scan, demand, demand_prev, sat;
 	int at_rest, born, skipped, max_skip;

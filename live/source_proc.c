@@ -878,11 +878,13 @@ static int proc_scan(struct ps_live *l, double dt)
 		 * Asleep, not merely under its figure: at 100 ms a 0.3 task
 		 * reading 0.14 is under the decay too, and that is jitter */
 		falling = t->seen == 1 && !t->r_zero && !t->dr && !t->dw && t->util > 0;
-		/* a thread its process's aggregate stands for is not read: its
-		 * figure is the aggregate's, nothing to filter (held, a busy
-		 * one gone idle stayed up to 16 scans above its decay) */
+		/* a thread its process's aggregate stands for is not read: where
+		 * its figure is the decay of its last one (over the aggregate's
+		 * share, which only the main thread carries), it falls as an
+		 * asleep thread does (held, an idle one stayed up to 16 scans
+		 * above it); the main thread's share is a measurement, filtered */
 		ps_demand_place(&t->place, t->util, dt, l->scans % PS_DEMAND_PLACE_RESYNC == 0,
-				falling || (t->seen == 2 && t->agg));
+				falling || (t->seen == 2 && t->agg && t->util > t->aggu));
 		if (falling && t->managed != 2 && !t->excluded && t->place.held >= PS_LIVE_SMALL_UTIL)
 			l->settling++;
 	}

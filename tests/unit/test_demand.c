@@ -396,6 +396,49 @@ static void test_quiet(void **state)
 	assert_int_equal(ps_demand_quiet(&q), 0);
 }
 
+/* One thread's lag, and the set's: a lag all one way adds up (the guest's
+ * 16 workers at 1 held at 0.8), jitter around the held figures cancels,
+ * pooled threads add nothing. */
+static void test_lag(void **state)
+{
+	unsigned seed = 7;
+	double sum = 0, unsigned_sum = 0;
+	int i;
+
+	(void)state;
+	assert_float_equal(ps_demand_lag(1.0, 0.8), 0.2 - PS_DEMAND_PLACE_BAND, 1e-12);
+	assert_float_equal(ps_demand_lag(0.8, 1.0), -(0.2 - PS_DEMAND_PLACE_BAND), 1e-12);
+	assert_float_equal(ps_demand_lag(0.52, 0.5), 0, 0); /* inside the band */
+	assert_float_equal(ps_demand_lag(0.09, 0.0), 0, 0); /* both pooled */
+	assert_float_equal(ps_demand_lag(0.15, 0.0), 0.1, 1e-12); /* counts on its own */
+	assert_float_equal(ps_demand_lag(NAN, 0.5), 0, 0);
+	for (i = 0; i < 16; i++)
+		sum += ps_demand_lag(1.0, 0.8);
+	assert_true(sum > PS_DEMAND_QUIET_PU); /* scans */
+	/* threads of 0.3 held at 0.3, read uniformly in 0.2 .. 0.4: half of
+	 * each reading's spread lies beyond the band, 0.025 on average, so
+	 * unsigned N of them add up to 0.0125 N (0.8 at 64: every interval
+	 * would scan); signed, to 0 with a spread of 0.02 sqrt(N): 0.08 at 16
+	 * (quiet: 0.25 is three spreads), 0.16 at 64 (mostly quiet) */
+	sum = 0;
+	for (i = 0; i < 64; i++) {
+		double x;
+
+		seed = seed * 1103515245u + 12345u;
+		x = 0.2 + 0.2 * (double)((seed >> 8) & 0xffff) / 65535.0;
+		sum += ps_demand_lag(x, 0.3);
+		unsigned_sum += fabs(ps_demand_lag(x, 0.3));
+		if (i == 15) {
+			print_message("16 jittering threads: lag %.3f signed, %.3f unsigned\n",
+				      sum, unsigned_sum);
+			assert_true(fabs(sum) <= PS_DEMAND_QUIET_PU);
+		}
+	}
+	print_message("64 jittering threads: lag %.3f signed, %.3f unsigned\n", sum, unsigned_sum);
+	assert_true(unsigned_sum > 2 * PS_DEMAND_QUIET_PU);
+	assert_true(fabs(sum) < unsigned_sum / 2);
+}
+
 /* The forced scans' period: 15 skipped by default; a dear scan spaces them
  * to PS_DEMAND_QUIET_BUDGET of a CPU, at most PS_DEMAND_QUIET_MAX_S apart. */
 static void test_max_skip(void **state)
@@ -427,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_packing_wait_is_not_demand),
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_max_skip),
 	};
 
