@@ -125,14 +125,15 @@ static void remember(struct ps_live *l, double t, int ntasks, double demand, con
  * policy sees, in l->util. Under CPU pressure on a full set (the source's
  * l->sat, ps_demand_take_runnable()) a runnable thread counts as a full PU;
  * small threads are pooled (ps_demand_pool()). Return: the number of tasks, or
- * -errno; *demand gets the sum of the threads' utilization.
+ * -errno; *demand gets the sum of the threads' raw utilization, *placed the
+ * sum of what the placement reads (the filtered figures, pooled chunks).
  */
-static int estimate_demand(struct ps_live *l, double *demand)
+static int estimate_demand(struct ps_live *l, double *demand, double *placed)
 {
 	double small = 0;
-	int i, n = 0;
+	int i, n = 0, n0;
 
-	*demand = 0;
+	*demand = *placed = 0;
 	if (l->util_cap < l->thr_n) {
 		double *u = realloc(l->util, sizeof(double) * (size_t)(l->thr_n + 64));
 
@@ -167,13 +168,18 @@ static int estimate_demand(struct ps_live *l, double *demand)
 			continue;
 		*demand += l->thr[i].util;
 		l->place_lag += ps_demand_lag(l->thr[i].util, u);
-		if (u >= PS_LIVE_SMALL_UTIL)
+		if (u >= PS_LIVE_SMALL_UTIL) {
 			l->util[n++] = u;
-		else
+			*placed += u;
+		} else {
 			small += u;
+		}
 	}
 	/* threads below PS_LIVE_SMALL_UTIL count together (demand.h) */
+	n0 = n;
 	n += ps_demand_pool(small, l->util + n, l->util_cap - n);
+	for (i = n0; i < n; i++)
+		*placed += l->util[i];
 	l->place_lag = fabs(l->place_lag); /* signed over the threads: jitter cancels */
 	return n;
 }
@@ -199,17 +205,6 @@ static double largest(const double *u, int n)
 	for (int i = 0; i < n; i++)
 		m = u[i] > m ? u[i] : m;
 	return m;
-}
-
-/* the sum of n utilizations: what the placement read (pooled chunks
- * included); the demand is the raw figures' */
-static double sum(const double *u, int n)
-{
-	double s = 0;
-
-	for (int i = 0; i < n; i++)
-		s += u[i];
-	return s;
 }
 
 /* the machine's busy PUs over the interval (ps_live_account_energy()) */
@@ -275,7 +270,7 @@ static int step(struct ps_live *l, double now_s)
 	char list[8192] = "", why[160];
 	unsigned char *on = l->scratch;
 	enum ps_policy pol = l->cfg.policy;
-	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0;
+	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0, placed = 0;
 	int r, i, n = 0, changed = 0, grow = 0, held_now = 0, nb = PS_LIVE_MAX_CPUS, cn_born;
 	long long pid_now;
 	struct timespec c0, c1;
@@ -363,13 +358,12 @@ static int step(struct ps_live *l, double now_s)
 	r = ensure_decisions(l, l->thr_n);
 	if (r)
 		return r;
-	r = estimate_demand(l, &demand);
+	r = estimate_demand(l, &demand, &placed);
 	if (r < 0)
 		return r;
 	n = r;
 	l->prev_demand = l->scans ? l->last_demand : demand;
 	l->last_demand = demand;
-	l->last_placed = sum(l->util, n);
 	prev = &l->dec[l->cur];
 	out = &l->dec[!l->cur];
 	r = ps_policy_decide(l->topo, pol, l->util, n, &l->params,
@@ -404,7 +398,7 @@ static int step(struct ps_live *l, double now_s)
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
 		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f, largest %.2f): allowed %s (%d PUs, %d package(s), %d core(s); placement %s)",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
-		   l->wait_cpus, l->sat, l->last_placed, largest(l->util, n), list, out->nr_allowed,
+		   l->wait_cpus, l->sat, placed, largest(l->util, n), list, out->nr_allowed,
 		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE],
 		   out->chosen >= 0 ? ps_cand_name(out->chosen) : "-");
 		remember(l, now_s - l->start_t, n, demand, list, out->nr_allowed);
@@ -413,7 +407,7 @@ static int step(struct ps_live *l, double now_s)
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
 		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f): allowed %s (%d PUs) kept",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
-		   l->wait_cpus, l->sat, l->last_placed, list, ps_live_count(l->allowed_os, nb));
+		   l->wait_cpus, l->sat, placed, list, ps_live_count(l->allowed_os, nb));
 	}
 	l->apply_err = l->be->apply(l, list, changed) != 0;
 	if (changed && !l->apply_err)

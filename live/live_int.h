@@ -130,7 +130,6 @@ struct ps_live {
 	char *applied[NR_APPLIED];
 	int napplied;
 	double last_demand;
-	double last_placed; /* the sum of what the placement read at the last scan */
 	double place_lag;   /* how far it is behind the load (ps_demand_quiet()) */
 	unsigned long long psi_prev;
 	int psi_now;      /* some task waited for a CPU over the last interval */
