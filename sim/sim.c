@@ -21,7 +21,11 @@
  *    two fewer; a core with two busy siblings hands one task to an idle
  *    core. At most 64 moves; only PUs and cores that can give a task are
  *    visited (bitmaps, and the least-loaded tree's max), so a balanced
- *    machine costs O(P / 64) words per balance, not O(P).
+ *    machine costs O(P / 64) words per balance, not O(P);
+ *  - between groups of cores (the LLCs of a package, the packages of a
+ *    machine), every PU-count ms: half the difference in runnable tasks
+ *    moves to the least busy group with an idle allowed PU
+ *    (balance_groups()).
  * Legacy mode (the 2012 knobs) replaces the balance with packing toward a
  * target: packages in order, each filled to its capacity in tasks. That
  * capacity is the 2.6.3x arithmetic: DIV_ROUND_CLOSEST(cpu_power, 1024)
@@ -161,6 +165,15 @@ struct sim {
 	/* power: current watts, and per-domain busy PU counts */
 	double p_now, t_acc;
 	int *dom_busy;
+
+	/* balance between groups of cores (LLCs, packages): per domain its
+	 * runnable tasks; the domains whose children each hold two or more
+	 * cores, and when each is balanced next */
+	int *dom_nr;
+	int *grp, ngrp;
+	double *grp_next;
+	int *grp_fail;     /* looks in a row that could not move a task */
+	int *grp_imb;      /* between NUMA nodes: the kernel's imb_numa_nr, else 0 */
 	int act_pkg, act_core;
 	double pkg_time, core_time, allowed_time;
 	double allowed_since;   /* the allowed set's bins are filled up to here */
@@ -501,6 +514,7 @@ static void rq_add(struct sim *s, int i, int p)
 {
 	struct spu *u = &s->pu[p];
 	struct stask *k = &s->tk[i];
+	int d;
 
 	k->pu = p;
 	k->prevq = -1;
@@ -510,6 +524,8 @@ static void rq_add(struct sim *s, int i, int p)
 	u->head = i;
 	k->last_t = s->now;
 	ll_mark(s, p);
+	for (d = s->t->pus[p].dom; d >= 0; d = s->t->doms[d].parent)
+		s->dom_nr[d]++;
 	if (++u->nr == 1) {
 		pu_busy_flip(s, p, 1);
 		if (s->core[u->core].nbusy++ == 0)
@@ -526,6 +542,7 @@ static void rq_del(struct sim *s, int i)
 {
 	struct stask *k = &s->tk[i];
 	struct spu *u = &s->pu[k->pu];
+	int d;
 
 	if (k->prevq >= 0)
 		s->tk[k->prevq].next = k->next;
@@ -535,6 +552,8 @@ static void rq_del(struct sim *s, int i)
 		s->tk[k->next].prevq = k->prevq;
 	k->prev_pu = k->pu;
 	ll_mark(s, k->pu);
+	for (d = s->t->pus[k->pu].dom; d >= 0; d = s->t->doms[d].parent)
+		s->dom_nr[d]--;
 	if (--u->nr == 0) {
 		pu_busy_flip(s, k->pu, 0);
 		if (--s->core[u->core].nbusy == 0)
@@ -1274,6 +1293,8 @@ static int on_rt_end(struct sim *s, int item)
  * no idle PU left only PUs with two more tasks than the least loaded can
  * give one, found by a descent of the least-loaded tree (O(log P) each).
  */
+static int balance_groups(struct sim *s);
+
 static int balance_stock(struct sim *s)
 {
 	const int P = s->t->nr_pus;
@@ -1329,6 +1350,97 @@ static int balance_stock(struct sim *s)
 			continue; /* pinned by rt-app cpus */
 		r = migrate(s, i, to);
 		moves++;
+	}
+	return r ? r : balance_groups(s);
+}
+
+/*
+ * Between groups of cores (the LLCs of a package, the packages of a
+ * machine, NUMA nodes), at each such domain's own interval (its PU count
+ * in ms, the kernel's sd->min_interval), as Linux 6.1's load_balance():
+ * with an idle allowed PU in the least busy group and two or more runnable
+ * tasks more in the busiest, half the difference moves (prefer_sibling:
+ * the child level shares a cache), to an idle core first. The source is
+ * the busiest group's first PU of the most tasks (find_busiest_queue()). A
+ * task waiting there moves at once (a PU whose waiting tasks are all
+ * pinned away is passed over, the kernel's redo without it); a task
+ * running alone cannot be detached, so the look fails, and only when more
+ * than cache_nice_tries + 2 looks in a row have failed (3; 4 between NUMA
+ * nodes) does an active balance move it, one task, unless it is pinned
+ * away (out_one_pinned: it stays, and so does the count). A balanced
+ * look, a move and an all-pinned look reset the count. Between NUMA nodes
+ * an imbalance of two tasks or fewer is left while the idler node runs
+ * fewer than grp_imb tasks (adjust_numa_imbalance()). So a few busy tasks
+ * that fit one package are spread over both, as the kernel does.
+ */
+static int balance_groups(struct sim *s)
+{
+	const struct ps_domain *doms = s->t->doms;
+	int g, r = 0;
+
+	for (g = 0; g < s->ngrp && !r; g++) {
+		const struct ps_domain *D = &doms[s->grp[g]];
+		int numa = s->grp_imb[g] > 0, k, hi = -1, lo = -1, n, moved = 0;
+
+		/* the tolerance: now is a sum of balance periods */
+		if (s->now + 1e-9 < s->grp_next[g])
+			continue;
+		s->grp_next[g] = s->now + 1e-3 * (D->pu_hi - D->pu_lo);
+		for (k = 0; k < D->nr_children; k++) {
+			int c = D->children[k];
+
+			if (hi < 0 || s->dom_nr[c] > s->dom_nr[hi])
+				hi = c;
+			if ((lo < 0 || s->dom_nr[c] < s->dom_nr[lo]) &&
+			    first_both(s, s->allowed, s->idle_pu, doms[c].pu_lo,
+				       doms[c].pu_hi) >= 0)
+				lo = c;
+		}
+		n = lo >= 0 ? (s->dom_nr[hi] - s->dom_nr[lo]) / 2 : 0;
+		if (numa && n > 0 && n <= 2 && s->dom_nr[lo] + 1 <= s->grp_imb[g])
+			n = 0;
+		if (n <= 0)
+			s->grp_fail[g] = 0;
+		for (; n > 0 && !r; n--) {
+			int to, from = -1, p, i;
+
+			to = first_both(s, s->allowed, s->idle_core, doms[lo].pu_lo, doms[lo].pu_hi);
+			if (to < 0)
+				to = first_both(s, s->allowed, s->idle_pu, doms[lo].pu_lo,
+						doms[lo].pu_hi);
+			if (to < 0)
+				break;
+			for (p = doms[hi].pu_lo; p < doms[hi].pu_hi; p++)
+				if (s->pu[p].nr > (from < 0 ? 0 : s->pu[from].nr))
+					from = p;
+			if (from < 0)
+				break;
+			if (s->pu[from].nr >= 2) {
+				/* a waiting task that may go, from the first
+				 * PU of two or more that has one */
+				for (p = from, i = -1; p < doms[hi].pu_hi && i < 0; p++)
+					if (s->pu[p].nr >= 2)
+						i = movable(s, p, to);
+				if (i < 0) {
+					s->grp_fail[g] = 0; /* out_all_pinned */
+					break;
+				}
+				s->grp_fail[g] = 0;
+				moved = 1;
+				r = migrate(s, i, to);
+				continue;
+			}
+			/* running alone: nothing to detach, the look failed
+			 * (unless something moved: then it did not) */
+			if (moved || ++s->grp_fail[g] <= 2 + (numa ? 2 : 1))
+				break;
+			i = movable(s, from, to);
+			if (i < 0)
+				break; /* out_one_pinned */
+			s->grp_fail[g] = 0;
+			r = migrate(s, i, to);
+			break; /* an active balance moves one task */
+		}
 	}
 	return r;
 }
@@ -1787,13 +1899,18 @@ static int setup(struct sim *s)
 	s->ll_list = malloc(sizeof(int) * t->nr_pus);
 	s->ll_dirty = calloc(t->nr_pus, 1);
 	s->dom_busy = calloc(t->nr_doms, sizeof(int));
+	s->dom_nr = calloc(t->nr_doms, sizeof(int));
+	s->grp = calloc(t->nr_doms, sizeof(int));
+	s->grp_next = calloc(t->nr_doms, sizeof(double));
+	s->grp_fail = calloc(t->nr_doms, sizeof(int));
+	s->grp_imb = calloc(t->nr_doms, sizeof(int));
 	s->pu_dem = calloc(t->nr_pus, sizeof(double));
 	s->pw_ws = ps_power_ws_new(t, s->m);
 	r->pu_busy_s = calloc(t->nr_pus, sizeof(double));
 	r->snap = calloc(t->nr_pus, sizeof(*r->snap));
 	if (!s->tk || !s->item_base || !s->item_cpu_iv || !s->item_rel_iv ||
 	    !s->trace_pos || !s->pu || !s->core || !s->allowed || !s->idle_pu ||
-	    !s->idle_core || !s->dom_busy || !s->pu_dem || !s->pw_ws || !r->pu_busy_s || !r->snap ||
+	    !s->idle_core || !s->dom_busy || !s->dom_nr || !s->grp || !s->grp_next || !s->grp_fail || !s->grp_imb || !s->pu_dem || !s->pw_ws || !r->pu_busy_s || !r->snap ||
 	    !s->over || !s->core2 || !s->ll_min || !s->ll_arg || !s->ll_max ||
 	    !s->ll_list || !s->ll_dirty)
 		return -ENOMEM;
@@ -1845,6 +1962,31 @@ static int setup(struct sim *s)
 	}
 	s->nr_allowed = t->nr_pus;
 	s->n_idle_pu = s->n_idle_core = t->nr_pus;
+	/* groups of cores: children have larger indices, so bottom-up */
+	for (d = t->nr_doms - 1; d >= 0; d--) {
+		for (e = 0; e < t->doms[d].nr_children; e++) {
+			const struct ps_domain *ch = &t->doms[t->doms[d].children[e]];
+
+			if (s->pu[ch->pu_lo].core == s->pu[ch->pu_hi - 1].core)
+				break; /* a child of one core */
+		}
+		if (t->doms[d].nr_children >= 2 && e == t->doms[d].nr_children) {
+			const struct ps_domain *ch = &t->doms[t->doms[d].children[0]];
+
+			/* children that are NUMA nodes: an imbalance is
+			 * allowed up to an eighth of a node's PUs (its LLCs
+			 * when it has several; topology.c, imb_numa_nr) */
+			if (ch->types & (1u << PS_LVL_NUMA)) {
+				int llcs = 0, j;
+
+				for (j = ch->pu_lo; j < ch->pu_hi; j++)
+					llcs += j == ch->pu_lo || s->pu[j].llc != s->pu[j - 1].llc;
+				s->grp_imb[s->ngrp] = llcs > 1 ? llcs :
+					(ch->pu_hi - ch->pu_lo) / 8 > 1 ? (ch->pu_hi - ch->pu_lo) / 8 : 1;
+			}
+			s->grp[s->ngrp++] = d;
+		}
+	}
 	/* all idle: every level at its idle watts */
 	s->p_now = t->nr_pus * s->m->idle_w[PS_LVL_PU];
 	for (d = 0; d < t->nr_doms; d++)
@@ -1958,6 +2100,11 @@ static void teardown(struct sim *s)
 	free(s->ll_list);
 	free(s->ll_dirty);
 	free(s->dom_busy);
+	free(s->dom_nr);
+	free(s->grp);
+	free(s->grp_next);
+	free(s->grp_fail);
+	free(s->grp_imb);
 	free(s->pu_dem);
 	ps_power_ws_free(s->pw_ws);
 	free(s->uin);
