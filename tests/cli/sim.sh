@@ -151,15 +151,18 @@ fi
 # --- EAS-style profiles (examples/rtapp, LISA's set) with LISA's pass rule:
 # the model energy per work of the placement within 5% of the oracle's (15%
 # for the ramps), negative slack on at most 15% of activations
-for f in examples/rtapp/*.json; do
-	for p in power performance; do
-		"$PS" sim -t "$T" -m xeon-e5-2680-2s -w "rtapp:$f" -p $p -d 4s --json >"$tmp/rt" &&
-			J "
-lim = 15 if 'ramp' in '$f' else 5
+# usage: lisa FILE TOPOLOGY MODEL POLICY
+lisa() {
+	"$PS" sim -t "$2" -m "$3" -w "rtapp:$1" -p "$4" -d 4s --json >"$tmp/rt" &&
+		J "
+lim = 15 if 'ramp' in '$1' else 5
 assert r['activations'] > 0, r['activations']
 assert r['vs_oracle_pct'] <= lim, ('energy', r['vs_oracle_pct'])
-assert r['neg_slack'] <= 0.15 * r['activations'], ('slack', r['neg_slack_pct'])" &&
-			ok || bad "EAS profile $f under $p"
+assert r['neg_slack'] <= 0.15 * r['activations'], ('slack', r['neg_slack_pct'])"
+}
+for f in examples/rtapp/*.json; do
+	for p in power performance; do
+		lisa "$f" "$T" xeon-e5-2680-2s $p && ok || bad "EAS profile $f under $p"
 	done
 done
 # the same on the hybrid fixture (4 P-cores x 2 + 8 E-cores, its laptop
@@ -167,13 +170,8 @@ done
 # watts, as the sim's events count them, no more than performance's (+0.5%)
 H=tests/topo/hybrid-laptop-i7-1260p.xml
 for f in examples/rtapp/*.json; do
-	"$PS" sim -t "$H" -m laptop-i7-1260p -w "rtapp:$f" -p power -d 4s --json >"$tmp/rt" &&
-		J "
-lim = 15 if 'ramp' in '$f' else 5
-assert r['activations'] > 0, r['activations']
-assert r['vs_oracle_pct'] <= lim, ('energy', r['vs_oracle_pct'])
-assert r['neg_slack'] <= 0.15 * r['activations'], ('slack', r['neg_slack_pct'])" &&
-		ok || bad "EAS profile $f under power on the hybrid fixture"
+	lisa "$f" "$H" laptop-i7-1260p power && ok ||
+		bad "EAS profile $f under power on the hybrid fixture"
 	for m in "$T xeon-e5-2680-2s" "$H laptop-i7-1260p"; do
 		t=${m% *}; mo=${m##* }
 		# three small tasks on the hybrid: known, open (docs/DESIGN.md,

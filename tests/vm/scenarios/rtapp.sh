@@ -7,10 +7,12 @@
 # compares every line with powersched sim of the same file and policy
 # (tests/vm/rtapp-report.py).
 . /scenarios/guest-lib.sh
-# four files, three ways each: a few minutes of guest time (each run takes
-# rt-app's calibration and start-up besides the file's 4 to 6 s)
-for f in /rtapp/one-small.json /rtapp/three-small.json \
-	/rtapp/two-big-three-small.json /rtapp/mp3-short.json; do
+# the seven EAS-style profiles and mp3-short, three ways each: about ten
+# minutes of guest time (each run takes rt-app's calibration and start-up
+# besides the file's 4 to 8 s)
+for f in /rtapp/one-small.json /rtapp/three-small.json /rtapp/two-big.json \
+	/rtapp/two-big-three-small.json /rtapp/ramp-up.json /rtapp/ramp-down.json \
+	/rtapp/alternate.json /rtapp/mp3-short.json; do
 	name=$(basename "$f" .json)
 	for mode in kernel power performance; do
 		d=/tmp/rt-$name-$mode
