@@ -1416,8 +1416,8 @@ static int balance_groups(struct sim *s)
 			if (from < 0)
 				break;
 			if (s->pu[from].nr >= 2) {
-				/* a waiting task that may go, from the first
-				 * PU of two or more that has one */
+				/* a waiting task that may go, from the busiest
+				 * PU or the next of two or more that has one */
 				for (p = from, i = -1; p < doms[hi].pu_hi && i < 0; p++)
 					if (s->pu[p].nr >= 2)
 						i = movable(s, p, to);
