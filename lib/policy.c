@@ -645,6 +645,11 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	d->chosen = best;
 	d->nr_needed = best_used;
 	keep = best_used > 0 ? best_used : 1;
+	/* nothing saves power: leave the kernel every PU, as performance
+	 * does (its prefix of the spread order is only the model's picture
+	 * of what the kernel does with them) */
+	if (best == PS_CAND_PERFORMANCE)
+		keep = P;
 	memset(d->allowed, 0, P);
 	for (i = 0; i < keep; i++)
 		d->allowed[d->xord_[best_ord * P + i]] = 1;

@@ -31,7 +31,8 @@
  *   of its own (a sibling is a full slot, the seeds' rule) and the lowest
  *   watts wins. Performance's own placement always serves, so by the
  *   model power never draws more than performance. The allowed set is a prefix of
- *   the chosen candidate's order.
+ *   the chosen candidate's order; when performance's own placement is the
+ *   choice (nothing saves power), every PU, as performance allows.
  * auto is resolved by ps_source_resolve() before calling ps_policy_decide().
  */
 #ifndef PS_POLICY_H

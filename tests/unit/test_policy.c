@@ -555,6 +555,53 @@ static void test_keep_margin(void **state)
 	teardown(&f);
 }
 
+/*
+ * When nothing saves power the choice is performance's own placement, and
+ * power then allows every PU, as performance does. 16 x 0.3 on the seeds'
+ * machine: 16 cores at the lowest clock (85.0 W) beat 8 cores at 0.6 on
+ * one package (107.2 W, the package-wide clock rises) and both siblings of
+ * 8 cores (each task served only at 0.25 or less). 32 x 0.3 on four NUMA
+ * nodes: restricted to that placement's 32 PUs, the sim's kernel drew
+ * 3.0% more than performance, which packs the tasks on one node itself.
+ * 16 x 0.22 (test_keep_margin) packs: its set stays 16.
+ */
+static void test_performance_choice_allows_all(void **state)
+{
+	static const struct {
+		const char *topo;
+		int n, pus;
+		double u;
+	} c[] = {
+		{ "pack:2 core:8 pu:2", 16, 32, 0.3 },
+		{ "pack:4 numa:1 core:16 pu:2", 32, 128, 0.3 },
+	};
+	struct ps_model m;
+	struct fixture f;
+	char err[256];
+	int k, i;
+
+	(void)state;
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+	for (k = 0; k < (int)(sizeof(c) / sizeof(c[0])); k++) {
+		setup(&f, c[k].topo);
+		ps_topo_set_smt_gain(f.t, m.smt_gain);
+		decide_m(&f, PS_POLICY_POWER, &m, c[k].u, c[k].n);
+		check_consistent(&f);
+		assert_int_equal(f.d.chosen, PS_CAND_PERFORMANCE);
+		assert_int_equal(f.d.nr_allowed, c[k].pus);
+		for (i = 0; i < c[k].pus; i++)
+			assert_true(f.d.allowed[i]);
+		assert_int_equal(f.d.nr_needed, c[k].n); /* one task a core */
+		teardown(&f);
+	}
+	setup(&f, "pack:2 core:8 pu:2");
+	ps_topo_set_smt_gain(f.t, m.smt_gain);
+	decide_m(&f, PS_POLICY_POWER, &m, 0.22, 16);
+	assert_int_equal(f.d.chosen, PS_CAND_ONE_PACK);
+	assert_int_equal(f.d.nr_allowed, 16);
+	teardown(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_model_choice),
 		cmocka_unit_test(test_keep_margin),
+		cmocka_unit_test(test_performance_choice_allows_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
