@@ -523,6 +523,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	const struct ps_model *m = params->model;
 	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
 	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1, perf_w = INFINITY;
+	double other_w = INFINITY; /* the cheapest other candidate that serves, undiscounted */
 	/* the previous interval's placement, kept while within the margin */
 	int kept = prev && prev->policy == PS_POLICY_POWER ? prev->chosen : -1;
 	double umax = 0;
@@ -622,6 +623,8 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			 * above the fill a PU of its own; the lowest watts wins */
 			ok = 1;
 		}
+		if (ok && c != PS_CAND_PERFORMANCE && pw.power_w < other_w)
+			other_w = pw.power_w;
 		/* near-ties: the previous interval's placement, while it serves
 		 * and costs no more than performance's, is compared at its
 		 * watts less PS_KEEP_MARGIN: another must save more than that
@@ -645,10 +648,12 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	d->chosen = best;
 	d->nr_needed = best_used;
 	keep = best_used > 0 ? best_used : 1;
-	/* nothing saves power: leave the kernel every PU, as performance
-	 * does (its prefix of the spread order is only the model's picture
-	 * of what the kernel does with them) */
-	if (best == PS_CAND_PERFORMANCE)
+	/* every other placement costs more: leave the kernel every PU, as
+	 * performance does (its prefix of the spread order is only the
+	 * model's picture of what the kernel does with them). Not on a tie
+	 * (an idle machine prices every candidate alike) nor where it was
+	 * kept within the margin: there the prefix costs nothing more */
+	if (best == PS_CAND_PERFORMANCE && perf_w < other_w * (1 - 1e-9))
 		keep = P;
 	memset(d->allowed, 0, P);
 	for (i = 0; i < keep; i++)

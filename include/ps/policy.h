@@ -32,7 +32,8 @@
  *   watts wins. Performance's own placement always serves, so by the
  *   model power never draws more than performance. The allowed set is a prefix of
  *   the chosen candidate's order; when performance's own placement is the
- *   choice (nothing saves power), every PU, as performance allows.
+ *   choice and every other candidate that serves costs more, every PU, as
+ *   performance allows (not on a tie: an idle machine prices all alike).
  * auto is resolved by ps_source_resolve() before calling ps_policy_decide().
  */
 #ifndef PS_POLICY_H

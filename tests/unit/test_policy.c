@@ -602,6 +602,53 @@ static void test_performance_choice_allows_all(void **state)
 	teardown(&f);
 }
 
+/*
+ * Found by the guest's faults scenario (full /run) when the rule above
+ * first took every tie: 400 threads born at once read as load that does
+ * not fit (performance, every PU), then went idle. An idle machine
+ * prices every candidate alike, and performance, the previous choice,
+ * was kept on the tie: every PU for good, the threads never confined.
+ * On a tie the set is performance's own few PUs and shrinks after the
+ * hysteresis, as before the rule.
+ */
+static void test_idle_after_overload_shrinks(void **state)
+{
+	struct ps_policy_params par;
+	struct ps_decision d[2];
+	struct ps_model m;
+	struct fixture f;
+	char err[256];
+	int i, k, cur = 0, n;
+
+	(void)state;
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+	setup(&f, "pack:2 core:8 pu:2");
+	ps_topo_set_smt_gain(f.t, m.smt_gain);
+	ps_policy_params_default(&par);
+	par.model = &m;
+	for (n = 0; n <= 2; n += 2) {
+		assert_int_equal(ps_decision_init(&d[0], f.t, 64), 0);
+		assert_int_equal(ps_decision_init(&d[1], f.t, 64), 0);
+		for (i = 0; i < 64; i++)
+			f.util[i] = 1.0;
+		assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 64, &par,
+						  NULL, &d[cur]), 0);
+		assert_int_equal(d[cur].chosen, PS_CAND_PERFORMANCE);
+		assert_int_equal(d[cur].nr_allowed, 32);
+		for (i = 0; i < n; i++)
+			f.util[i] = 0.01;
+		for (k = 0; k < par.shrink_after + 2; k++) {
+			assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, n, &par,
+							  &d[cur], &d[!cur]), 0);
+			cur = !cur;
+		}
+		assert_true(d[cur].nr_allowed <= (n ? n : 1));
+		ps_decision_fini(&d[0]);
+		ps_decision_fini(&d[1]);
+	}
+	teardown(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_model_choice),
 		cmocka_unit_test(test_keep_margin),
 		cmocka_unit_test(test_performance_choice_allows_all),
+		cmocka_unit_test(test_idle_after_overload_shrinks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
