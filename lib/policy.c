@@ -651,8 +651,10 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	/* every other placement costs more: leave the kernel every PU, as
 	 * performance does (its prefix of the spread order is only the
 	 * model's picture of what the kernel does with them). Not on a tie
-	 * (an idle machine prices every candidate alike) nor where it was
-	 * kept within the margin: there the prefix costs nothing more */
+	 * (an idle machine prices every candidate alike: every PU was kept
+	 * for good after an overload) nor where performance was kept within
+	 * the margin against a cheaper one: the set is then its prefix, as
+	 * before this rule */
 	if (best == PS_CAND_PERFORMANCE && perf_w < other_w * (1 - 1e-9))
 		keep = P;
 	memset(d->allowed, 0, P);
