@@ -51,8 +51,38 @@ awk -v e="${exp:-99}" 'BEGIN { exit !(e <= 2.5) }'
 check systemd-hardened $? "exposure level ${exp:-unknown} (at most 2.5 asked)"
 
 # --- load packs under power: the config edited, systemctl reload
-stress-ng --cpu 16 --cpu-method int64 --timeout 900 >/dev/null 2>&1 &
-sleep 3
+# The load: 16 stress-ng workers. Its output and exit status go to a log,
+# and the workers must be there before the test goes on. A clean clone's
+# CI (of 5b7014a) found none of them two minutes later, with nothing to say
+# why: it sent stress-ng's output to /dev/null. If they are not all there
+# within 30 s, the log and the kernel's last lines are printed and it is
+# started once more (a load that never came is not the daemon's doing);
+# the checks below still fail when the workers are not there, and say
+# what stress-ng said. stress_up TIMEOUT_S: 0 once 16 stress-ng-cpu
+# threads exist
+load_start() {
+	(stress-ng --cpu 16 --cpu-method int64 --timeout 900 >>/tmp/stress.log 2>&1
+		echo "stress-ng exited: status $?" >>/tmp/stress.log) &
+}
+stress_up() {
+	i=0
+	while [ $i -lt $(($1 * 2)) ]; do
+		case "$(probe place stress-ng-cpu)" in "threads=16 "*) return 0 ;; esac
+		sleep 0.5; i=$((i + 1))
+	done
+	return 1
+}
+# loadinfo: stress-ng's own words and the kernel's last ones, one line
+loadinfo() {
+	echo "stress-ng: $(probe place stress-ng-cpu); its log: $(tail -n 5 /tmp/stress.log 2>/dev/null | tr '\n' '|'); kernel: $(dmesg 2>/dev/null | tail -n 3 | tr '\n' '|')"
+}
+load_start
+if ! stress_up 30; then
+	echo "PSVM info load not up in 30 s, started again: $(loadinfo)"
+	killall stress-ng 2>/dev/null
+	load_start
+	stress_up 30 || echo "PSVM info load not up after a second start: $(loadinfo)"
+fi
 cp /etc/powersched/daemon.conf /tmp/daemon.conf.orig
 sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
 systemctl reload powersched.service; rc=$?
@@ -97,7 +127,7 @@ packed() {
 }
 packed 120; p=$pk
 journalctl -u powersched.service --no-pager -o cat 2>/dev/null | grep 'placement' | tail -n 2 | sed 's/^/PSVM info daemon: /'
-[ "$p" != never ]; check systemd-packs-under-power $? "16 stress-ng workers packed after $p s: $pl; masks $mk; the daemon's allowed set $al (package 0: $a0 PUs, package 1: $a1)"
+[ "$p" != never ]; check systemd-packs-under-power $? "16 stress-ng workers packed after $p s: $pl; masks $mk; the daemon's allowed set $al (package 0: $a0 PUs, package 1: $a1)$([ "$p" = never ] && echo "; $(loadinfo)")"
 
 # --- auto follows power-profiles-daemon (its D-Bus name; powerprofilesctl
 # is a Python script in a separate package, so busctl sets the property)
@@ -182,7 +212,7 @@ for d in /proc/[0-9]*/task/[0-9]*; do
 	[ -n "$m" ] && [ "$m" != 0-31 ] && { narrow=$((narrow + 1)); echo "PSVM info narrow after stop: $d $(cat "${d%/task/*}/comm") $m"; }
 done
 [ "$p" != never ] && [ "$rc" = 0 ] && [ "$after" = "16 0-31 " ] && [ "$narrow" = 0 ]
-check systemd-stop-restores $? "before stop (packed after $p s): $before; after: $after; other narrowed threads: $narrow"
+check systemd-stop-restores $? "before stop (packed after $p s): $before; after: $after; other narrowed threads: $narrow$([ "$p" = never ] && echo "; $(loadinfo)")"
 cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
 
 # --- finding 9: /proc mounted hidepid=invisible,gid=proc hides other
