@@ -89,6 +89,8 @@ static const char *const cand_names[PS_CAND_COUNT] = {
 	[PS_CAND_PERF_KIND] = "performant-first",
 	[PS_CAND_ONE_PACK] = "one-per-pu",
 	[PS_CAND_ONE_EFF] = "one-per-pu-efficient",
+	[PS_CAND_PACK_LOW] = "pack-lowest-clock",
+	[PS_CAND_PACK_MID] = "pack-second-clock",
 	[PS_CAND_PERFORMANCE] = "performance",
 };
 
@@ -368,10 +370,13 @@ static void assign_balanced(const struct ps_topo *topo, const int *rank_pu,
  * Room left on a PU for a partial task: its own headroom (fill - load) and,
  * for SMT siblings, what the core's throughput leaves: k busy siblings
  * deliver 1 + g (k-1) (g the SMT gain), not k, so the core's summed load may
- * not pass that. Opening an idle sibling counts it among the k.
+ * not pass that. Opening an idle sibling counts it among the k. core_scale
+ * is 1, or for a candidate held to a low clock that clock's reach: the
+ * core then delivers that share of it.
  */
 static double pu_room(const struct ps_topo *topo, const double *load,
-		      const double *cap, double fill, const int *clo, int pu)
+		      const double *cap, double fill, double core_scale,
+		      const int *clo, int pu)
 {
 	int lo = clo[pu], nsib = clo[topo->nr_pus + pu], k = 0, q;
 	double c = cap ? cap[pu] : 1.0;
@@ -383,7 +388,7 @@ static double pu_room(const struct ps_topo *topo, const double *load,
 		sum += load[q];
 		k += q == pu || load[q] > 0;
 	}
-	core = c * (1 + topo->smt_gain * (k - 1)) - sum;
+	core = core_scale * c * (1 + topo->smt_gain * (k - 1)) - sum;
 	return core < room ? core : room;
 }
 
@@ -394,7 +399,8 @@ static double pu_room(const struct ps_topo *topo, const double *load,
  * Return: PUs used (the highest rank + 1), or -1 if the load does not fit.
  */
 static int assign_packed(const struct ps_topo *topo, const double *util, int n,
-			 double fill, const int *order, const int *rank,
+			 double fill, double core_scale, const int *order,
+			 const int *rank,
 			 const double *cap, struct ps_decision *d)
 {
 	int P = topo->nr_pus, used = 0, own = 0, i, r;
@@ -416,7 +422,8 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 	room = d->seg_ + d->seg_n_;
 	for (r = 0; r < P; r++)
 		room[r] = r < own ? -INFINITY :
-			  pu_room(topo, d->pu_load, cap, fill, d->clo_, order[r]);
+			  pu_room(topo, d->pu_load, cap, fill, core_scale, d->clo_,
+				  order[r]);
 	ff_init(&ff, d->seg_, room, P);
 	for (i = 0; i < n; i++) {
 		int t = d->order_[i], pu, q, lo, hi;
@@ -440,7 +447,7 @@ static int assign_packed(const struct ps_topo *topo, const double *util, int n,
 
 			if (rq < own)
 				continue;
-			v = pu_room(topo, d->pu_load, cap, fill, d->clo_, q);
+			v = pu_room(topo, d->pu_load, cap, fill, core_scale, d->clo_, q);
 			if (v != ff.lv[0][rq])
 				ff_set(&ff, rq, v);
 		}
@@ -530,6 +537,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	static const int cand_seq[PS_CAND_COUNT] = {
 		PS_CAND_PERFORMANCE, PS_CAND_PACK, PS_CAND_FILL, PS_CAND_SPREAD,
 		PS_CAND_EFF, PS_CAND_PERF_KIND, PS_CAND_ONE_PACK, PS_CAND_ONE_EFF,
+		PS_CAND_PACK_LOW, PS_CAND_PACK_MID,
 	};
 	int fits, full, c, ci, i, keep;
 	struct ps_power pw;
@@ -580,6 +588,24 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			}
 			used = n;
 			break;
+		case PS_CAND_PACK_LOW:
+		case PS_CAND_PACK_MID: {
+			/* the pack order at a lower fill: each PU's share,
+			 * and each core's, within a low clock's reach (32 x
+			 * 0.1 at 0.8 a PU raised the package's clock: 97 W
+			 * against 77 W for four tasks a core) */
+			double f = ps_model_state_reach(m, topo,
+							c == PS_CAND_PACK_LOW ? 0 : 1);
+
+			if (!full || !(f > 0) || f >= fill - 1e-9)
+				continue;
+			ord = XO_PACK;
+			used = assign_packed(topo, util, n, f, f, d->xord_ + ord * P,
+					     d->xrank_ + ord * P, d->cap_, d);
+			if (used < 0)
+				continue;
+			break;
+		}
 		default:
 			if (c != PS_CAND_PACK && !full)
 				continue;
@@ -589,7 +615,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			ord = c == PS_CAND_PACK ? XO_PACK : c == PS_CAND_FILL ? XO_FILL :
 			      c == PS_CAND_SPREAD ? XO_SPREAD : c == PS_CAND_EFF ?
 			      XO_EFF : XO_PERFK;
-			used = assign_packed(topo, util, n, fill, d->xord_ + ord * P,
+			used = assign_packed(topo, util, n, fill, 1.0, d->xord_ + ord * P,
 					     d->xrank_ + ord * P, d->cap_, d);
 			if (c == PS_CAND_PACK)
 				fits = used >= 0 && umax < PS_CPU_BOUND_UTIL;
@@ -720,7 +746,7 @@ int ps_policy_decide(const struct ps_topo *topo, enum ps_policy policy,
 		ps_power_ws_free(ws);
 		return r;
 	}
-	used = assign_packed(topo, util, nr_tasks, params->target_fill,
+	used = assign_packed(topo, util, nr_tasks, params->target_fill, 1.0,
 			     topo->pack_order, topo->pack_rank, NULL, out);
 	if (used < 0) {
 		memset(out->pu_load, 0, sizeof(double) * topo->nr_pus);

@@ -486,6 +486,26 @@ double ps_model_pu_capacity(const struct ps_model *m,
 	return ki.cap;
 }
 
+double ps_model_state_reach(const struct ps_model *m,
+			    const struct ps_topo *topo, int j)
+{
+	double reach = -1;
+	int k;
+
+	for (k = 0; k < topo->nr_kinds; k++) {
+		struct kinfo ki;
+		double r;
+
+		kind_info(m, topo, k, &ki);
+		if (!ki.ps || j < 0 || j >= ki.ps->n - 1)
+			continue;
+		r = ki.ps->cap[j] / PS_SCHEDUTIL_HEADROOM;
+		if (reach < 0 || r < reach)
+			reach = r;
+	}
+	return reach;
+}
+
 int ps_model_check(const struct ps_model *m, const struct ps_topo *topo,
 		   char *err, size_t errlen)
 {
@@ -563,7 +583,7 @@ static int pick_state(const struct ps_pstates *t, double u)
 	int j;
 
 	for (j = 0; j < t->n - 1; j++)
-		if (t->cap[j] >= 1.25 * u)
+		if (t->cap[j] >= PS_SCHEDUTIL_HEADROOM * u)
 			return j;
 	return t->n - 1;
 }

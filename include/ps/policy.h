@@ -22,7 +22,10 @@
  *   order (siblings first), along the spread order (every domain open), one
  *   task per PU along the pack order (no time-sharing), the same along the
  *   kinds' orders (efficient kinds first, performant first) on a machine
- *   with several kinds, and performance's own placement. When every task is
+ *   with several kinds, packed along the pack order with each PU kept
+ *   within the reach of the model's lowest performance state, and of the
+ *   second (ps_model_state_reach(): the clock a busier PU would raise is
+ *   package-wide on some machines), and performance's own placement. When every task is
  *   below PS_CPU_BOUND_UTIL and the packing fits, a candidate serves the
  *   demand if its modeled throughput is at least performance's (a periodic
  *   task at 0.82 has slack to lose: two of them on the siblings of one core
@@ -121,6 +124,9 @@ enum ps_cand {
 	PS_CAND_PERF_KIND,   /* FFD, performant kinds first */
 	PS_CAND_ONE_PACK,    /* one task per PU along the pack order */
 	PS_CAND_ONE_EFF,     /* one task per PU, efficient kinds first */
+	PS_CAND_PACK_LOW,    /* FFD along the pack order, each PU within
+				the lowest performance state's reach */
+	PS_CAND_PACK_MID,    /* the same within the second state's reach */
 	PS_CAND_PERFORMANCE, /* performance's own placement */
 	PS_CAND_COUNT
 };

@@ -177,6 +177,22 @@ const char *ps_model_pick(const struct ps_topo *topo, char *why, size_t whylen);
 double ps_model_pu_capacity(const struct ps_model *m,
 			    const struct ps_topo *topo, int pu);
 
+/* schedutil's headroom: a frequency domain runs at the lowest performance
+ * state whose capacity is at least this times its busiest PU's
+ * utilization (Linux's map_util_perf(), util + util / 4) */
+#define PS_SCHEDUTIL_HEADROOM 1.25
+
+/**
+ * ps_model_state_reach() - the utilization of a PU, as a fraction of its
+ * capacity, up to which the model runs it at performance state @j or a
+ * lower one: the lowest such bound over the kinds of @topo that have a
+ * state @j below their top one (capacity / PS_SCHEDUTIL_HEADROOM).
+ * Return: the bound, or -1 when no kind has such a state (no tables, or
+ * @j is every kind's top state).
+ */
+double ps_model_state_reach(const struct ps_model *m,
+			    const struct ps_topo *topo, int j);
+
 /**
  * ps_power_eval() - power and work of a per-PU demand
  * @topo: the machine
