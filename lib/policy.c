@@ -655,8 +655,13 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 		 * and costs no more than performance's, is compared at its
 		 * watts less PS_KEEP_MARGIN: another must save more than that
 		 * to take its place (measured utilizations jitter, and
-		 * candidates a watt apart traded places with them) */
-		if (c == kept && ok && pw.power_w <= perf_w &&
+		 * candidates a watt apart traded places with them). Not
+		 * performance's own: at light load every saving is under the
+		 * margin (1-3% of the machine's watts), so power, once there,
+		 * stayed there for good on a set that saves nothing (32 x 0.1
+		 * in the guest: 17-22 PUs of the spread order where the
+		 * cheapest takes 16 on one package) */
+		if (c == kept && c != PS_CAND_PERFORMANCE && ok && pw.power_w <= perf_w &&
 		    pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9)
 			pw.power_w *= 1 - PS_KEEP_MARGIN;
 		/* ties: the pack order before performance, else the earlier */
@@ -678,9 +683,9 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	 * performance does (its prefix of the spread order is only the
 	 * model's picture of what the kernel does with them). Not on a tie
 	 * (an idle machine prices every candidate alike: every PU was kept
-	 * for good after an overload) nor where performance was kept within
-	 * the margin against a cheaper one: the set is then its prefix, as
-	 * before this rule */
+	 * for good after an overload); a tie goes to the pack order above,
+	 * and performance is never held by the keep margin, so its prefix
+	 * is left only for a difference within the 1e-9 of the two tests */
 	if (best == PS_CAND_PERFORMANCE && perf_w < other_w * (1 - 1e-9))
 		keep = P;
 	memset(d->allowed, 0, P);

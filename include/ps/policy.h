@@ -74,7 +74,9 @@ enum ps_policy {
  * one interval to the next, and candidates a watt apart traded places with
  * them: 16 x 0.3 in the test guest went between one package (16 PUs, 1.4%
  * less by the model) and two at each crossing of the SMT serve threshold,
- * a mask change each time for nothing. */
+ * a mask change each time for nothing. Performance's own placement is not
+ * held so: light load's savings are all under this share, and power that
+ * had once taken it stayed on its set for good. */
 #define PS_KEEP_MARGIN 0.02
 /* Intervals of low load before power mode shrinks its set (grow is at once). */
 #define PS_DEFAULT_SHRINK_AFTER 3

@@ -490,11 +490,13 @@ static void test_model_choice(void **state)
 /*
  * Near-ties (PS_KEEP_MARGIN). 16 x 0.22 on the seeds' machine and model:
  * one package (16 PUs, both siblings of 8 cores: one-per-pu, 78.45 W) is
- * the cheapest, 1.4% under performance's two (79.55 W). With performance
- * as the previous interval's placement, it stays (a change saving under 2%
- * is not made); with one-per-pu before, that stays. Whatever the previous
- * choice, the watts taken are never above performance's nor 2% above the
- * best, and every task is served in full.
+ * the cheapest, 1.4% under performance's two (79.55 W). With one-per-pu
+ * as the previous interval's placement, it stays. With performance before,
+ * one-per-pu is taken: performance's placement is never held by the
+ * margin (at light load every saving is under 2%, and power stayed on
+ * performance's prefix for good: 32 x 0.1 in the guest, issue 12).
+ * Whatever the previous choice, the watts taken are never above
+ * performance's nor 2% above the best, and every task is served in full.
  */
 static void test_keep_margin(void **state)
 {
@@ -530,11 +532,11 @@ static void test_keep_margin(void **state)
 	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 16, &par, NULL, &prev), 0);
 	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 16, &par, &prev, &f.d), 0);
 	assert_int_equal(f.d.chosen, first);
-	/* performance's placement before: kept, both packages */
+	/* performance's placement before: not held, one package */
 	prev.chosen = PS_CAND_PERFORMANCE;
 	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 16, &par, &prev, &f.d), 0);
-	assert_int_equal(f.d.chosen, PS_CAND_PERFORMANCE);
-	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 2);
+	assert_int_equal(f.d.chosen, first);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
 	/* any previous choice: within the margin, never above performance */
 	for (c = 0; c < PS_CAND_COUNT; c++) {
 		prev.chosen = c;
