@@ -53,6 +53,13 @@ double ps_demand_update(double prev, unsigned long long run_ns, unsigned long lo
 	return d > decayed ? d : decayed;
 }
 
+double ps_demand_place_band(double held)
+{
+	double rel = PS_DEMAND_PLACE_BAND_REL * held;
+
+	return rel >= 0 && rel < PS_DEMAND_PLACE_BAND ? rel : PS_DEMAND_PLACE_BAND;
+}
+
 double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync, int falling)
 {
 	/* first sight (a life of a few ms) or a fall (a decay, not a reading):
@@ -67,7 +74,7 @@ double ps_demand_place(struct ps_place *p, double now, double dt_s, int resync, 
 		return now;
 	}
 	p->avg += (now - p->avg) * (1 - exp2(-dt_s / PS_DEMAND_PLACE_HALF_LIFE_S));
-	if (resync || fabs(p->avg - p->held) > PS_DEMAND_PLACE_BAND)
+	if (resync || fabs(p->avg - p->held) > ps_demand_place_band(p->held))
 		p->held = p->avg;
 	return p->held;
 }
@@ -94,7 +101,7 @@ double ps_demand_lag(double raw, double held)
 
 	if (!(raw >= PS_LIVE_SMALL_UTIL || held >= PS_LIVE_SMALL_UTIL))
 		return 0; /* both pooled (or NaN) */
-	x = fabs(d) - PS_DEMAND_PLACE_BAND;
+	x = fabs(d) - ps_demand_place_band(held);
 	if (!(x > 0))
 		return 0;
 	return d > 0 ? x : -x;

@@ -95,6 +95,13 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * queueing is not delayed. */
 #define PS_DEMAND_PLACE_HALF_LIFE_S 1.0
 #define PS_DEMAND_PLACE_BAND 0.05
+/* The band is at most this share of the held figure: 0.05 is half of a
+ * 10% thread, and 32 stress-ng workers at 10% in the guest were placed as
+ * 2.5-2.9 against a demand of 3.4-3.9 (each held up to 0.05 under its
+ * reading from the second one on; the resync comes 16 scans later), so
+ * live's set was 10-13 PUs where plan's for the same load is 16. Their
+ * jitter (0.09-0.11, and the average's far less) stays inside 0.025. */
+#define PS_DEMAND_PLACE_BAND_REL 0.25
 #define PS_DEMAND_PLACE_JUMP 0.25
 /* Every this many scans every thread's held figure takes its average (all
  * at once: the placement may move for it once per 16 scans at most), so
@@ -107,6 +114,14 @@ struct ps_place {
 	double avg;  /* exponential average; negative: never measured */
 	double held; /* what the placement reads */
 };
+
+/**
+ * ps_demand_place_band() - how far a thread's average may move from its
+ * held figure before the held figure takes it: PS_DEMAND_PLACE_BAND, or
+ * PS_DEMAND_PLACE_BAND_REL of @held when that is less (a negative @held,
+ * not yet read: PS_DEMAND_PLACE_BAND).
+ */
+double ps_demand_place_band(double held);
 
 /**
  * ps_demand_place() - a thread's utilization as the placement reads it
@@ -122,7 +137,7 @@ struct ps_place {
  * is PS_DEMAND_PLACE_JUMP or more from @p->held (either way), or when
  * @dt_s is not a positive number: both become @now. Otherwise the average moves towards @now by
  * 1 - 2^(-@dt_s / PS_DEMAND_PLACE_HALF_LIFE_S) of the way, and the held
- * figure takes it when they are more than PS_DEMAND_PLACE_BAND apart, or
+ * figure takes it when they are more than ps_demand_place_band() apart, or
  * when @resync is set.
  *
  * Return: the held figure.
@@ -166,8 +181,11 @@ int ps_demand_take_runnable(double sat, int psi_moved);
 /* Pooled small threads are handed to the policy in tasks of at most this:
  * small enough that it packs them as it packs the threads they stand for
  * (32 workers at 0.09 in tasks of 1.0 took whole cores; plan packs them
- * eight to a PU). */
-#define PS_DEMAND_POOL_CHUNK (2 * PS_LIVE_SMALL_UTIL)
+ * several to a PU). Tasks of 0.2 were still coarser than the threads
+ * near the threshold: 4 workers at 10% read as 2 tasks of 0.2 took 2 PUs
+ * in the guest, where plan (and the model: 61.7 W against 62.2 W) puts
+ * one a PU on 4. */
+#define PS_DEMAND_POOL_CHUNK PS_LIVE_SMALL_UTIL
 
 /**
  * ps_demand_lag() - how far one thread's placement figure is behind its load
@@ -184,7 +202,7 @@ int ps_demand_take_runnable(double sat, int psi_moved);
  * jittering by +-0.1 still scans often, as every interval did before the
  * quiet ones.
  *
- * Return: @raw - @held less PS_DEMAND_PLACE_BAND towards 0 (0 inside the
+ * Return: @raw - @held less ps_demand_place_band(@held) towards 0 (0 inside the
  * band), or 0 when neither figure counts on its own (both under
  * PS_LIVE_SMALL_UTIL: pooled) or either is NaN.
  */
