@@ -537,8 +537,16 @@ static int whole_siblings(const struct ps_topo *topo, const int *order, int keep
 	    topo->doms[pu->dom].parent < 0)
 		return keep;
 	g = &topo->doms[topo->doms[pu->dom].parent];
-	while (keep < topo->nr_pus && order[keep] >= g->pu_lo && order[keep] < g->pu_hi)
+	while (keep < topo->nr_pus && order[keep] >= g->pu_lo && order[keep] < g->pu_hi) {
+		const struct ps_pu *q = &topo->pus[order[keep]];
+
+		/* second threads only: a core of one thread (a sibling
+		 * offline, another kind) after them is a core the model
+		 * did not price (found in review) */
+		if (q->nr_siblings <= 1 || topo->doms[q->dom].pu_lo == order[keep])
+			break;
 		keep++;
+	}
 	return keep;
 }
 

@@ -159,7 +159,8 @@ static int estimate_demand(struct ps_live *l, double *demand, double *placed)
 				t->util = t->place.avg = t->place.held = 1;
 		}
 	/* the demand is the raw figures' sum; the placement reads each
-	 * thread's filtered one (ps_demand_place(): jitter does not move it) */
+	 * thread's filtered one (ps_demand_place(): jitter inside its band
+	 * does not move it) */
 	l->place_lag = 0;
 	for (i = 0; i < l->thr_n; i++) {
 		double u = l->thr[i].place.held >= 0 ? l->thr[i].place.held : l->thr[i].util;

@@ -88,10 +88,16 @@ int ps_demand_pool(double small, double *out, int max)
 {
 	int n = 0;
 
-	while (small >= PS_LIVE_SMALL_UTIL - 1e-9 && n < max) { /* 0.5 - 0.2 - 0.2 < 0.1 */
+	if (!(small >= PS_LIVE_SMALL_UTIL - 1e-9))
+		return 0; /* a sleeping parent, idle threads: no task */
+	/* 1e-9: 0.5 made of small sums is five tasks, not four */
+	while (small >= PS_DEMAND_POOL_CHUNK - 1e-9 && n < max) {
 		out[n++] = small > PS_DEMAND_POOL_CHUNK ? PS_DEMAND_POOL_CHUNK : small;
 		small -= PS_DEMAND_POOL_CHUNK;
 	}
+	/* the rest, if half a task or more: 4 threads at 0.098 are 4 tasks */
+	if (small >= PS_DEMAND_POOL_CHUNK / 2 - 1e-9 && n < max)
+		out[n++] = small;
 	return n;
 }
 

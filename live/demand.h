@@ -214,9 +214,9 @@ double ps_demand_lag(double raw, double held);
  * @out: where to append the tasks
  * @max: room in @out
  *
- * Tasks of PS_DEMAND_POOL_CHUNK, the last one holding the rest; none while
- * what is left is under PS_LIVE_SMALL_UTIL (a sleeping parent or a thousand
- * idle threads do not each ask for headroom).
+ * Tasks of PS_DEMAND_POOL_CHUNK, and one of the rest when that is half a
+ * chunk or more; none when @small is under PS_LIVE_SMALL_UTIL (a sleeping
+ * parent or a thousand idle threads do not each ask for headroom).
  *
  * Return: the number of tasks written (at most @max).
  */

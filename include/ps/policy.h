@@ -22,9 +22,10 @@
  *   order (siblings first), along the spread order (every domain open), one
  *   task per PU along the pack order (no time-sharing), the same along the
  *   kinds' orders (efficient kinds first, performant first) on a machine
- *   with several kinds, packed along the pack order with each PU kept
- *   within the reach of the model's lowest performance state, and of the
- *   second (ps_model_state_reach(): the clock a busier PU would raise is
+ *   with several kinds, packed along the pack order with each PU's share
+ *   of the tasks under the fill kept within the reach of the model's
+ *   lowest performance state (a task above it takes a PU of its own, as
+ *   above the fill), and of the second (ps_model_state_reach(): the clock a busier PU would raise is
  *   package-wide on some machines), and performance's own placement. When every task is
  *   below PS_CPU_BOUND_UTIL and the packing fits, a candidate serves the
  *   demand if its modeled throughput is at least performance's (a periodic

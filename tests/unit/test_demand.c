@@ -307,10 +307,15 @@ static void test_pool(void **state)
 	assert_int_equal(n, 5);
 	for (i = 0; i < n; i++)
 		assert_float_equal(out[i], 0.1, 1e-9);
-	/* 0.25: 0.1, 0.1 and the rest, 0.05, dropped (under the threshold) */
-	assert_int_equal(ps_demand_pool(0.25, out, 64), 2);
-	/* 0.4 as 4 workers at 0.1 read it: 4 tasks, as plan has them */
-	assert_int_equal(ps_demand_pool(0.1 + 0.1 + 0.1 + 0.1, out, 64), 4);
+	/* 0.25: 0.1, 0.1 and the rest, 0.05 (half a task: kept) */
+	assert_int_equal(ps_demand_pool(0.25, out, 64), 3);
+	assert_float_equal(out[2], 0.05, 1e-9);
+	/* 0.24: the rest, 0.04, dropped */
+	assert_int_equal(ps_demand_pool(0.24, out, 64), 2);
+	/* 4 workers at 10% read a little under (each is pooled, being under
+	 * 0.1): 4 tasks, as plan has them (found in review: 3, 0.092 lost) */
+	assert_int_equal(ps_demand_pool(0.098 + 0.098 + 0.098 + 0.098, out, 64), 4);
+	assert_float_equal(out[3], 0.092, 1e-9);
 	/* no more than the room given */
 	assert_int_equal(ps_demand_pool(10, out, 3), 3);
 	assert_int_equal(ps_demand_pool(10, out, 0), 0);
@@ -318,7 +323,7 @@ static void test_pool(void **state)
 	 * tasks as plan packs 32 x 0.09 (4 PUs), where tasks of 1.0 each
 	 * took a PU of their own and more */
 	n = ps_demand_pool(32 * 0.09, out, 64);
-	assert_int_equal(n, 28); /* 28 x 0.1; the 0.08 left is under 0.1 */
+	assert_int_equal(n, 29); /* 28 x 0.1 and the rest, 0.08 */
 	assert_int_equal(ps_decision_init(&d, t, 64), 0);
 	assert_int_equal(ps_policy_decide(t, PS_POLICY_POWER, out, n, NULL, NULL, &d), 0);
 	i = d.nr_allowed;

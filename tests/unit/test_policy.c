@@ -626,6 +626,40 @@ static void test_performance_choice_allows_all(void **state)
 }
 
 /*
+ * A pack-order set that ends on a second thread takes the group's other
+ * second threads, and nothing after them. tests/topo/partial-smt-1x8.xml:
+ * one package of 8 cores, the second thread of cores 4-7 offline (made by
+ * `lstopo-no-graphics -i "pack:1 core:8 pu:2" --restrict 0x000055ff --of
+ * xml`): the pack order is 0, 2, 4, 6, 1, 3, 5, 7, then the single-thread
+ * cores. 6 x 0.4 goes one a PU on the first six; the set is cores 0-3
+ * whole (8 PUs). The first version of the rule ran on to the end of the
+ * package (12 PUs: 4 idle cores the model never priced; found in review).
+ */
+static void test_whole_siblings(void **state)
+{
+	struct ps_model m;
+	struct fixture f;
+	char err[256], path[4096];
+	const char *src = getenv("PS_SRCDIR");
+	int i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/topo/partial-smt-1x8.xml", src ? src : ".");
+	setup(&f, path);
+	assert_int_equal(f.t->nr_pus, 12);
+	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
+	ps_topo_set_smt_gain(f.t, m.smt_gain);
+	decide_m(&f, PS_POLICY_POWER, &m, 0.4, 6);
+	check_consistent(&f);
+	assert_int_equal(f.d.chosen, PS_CAND_ONE_PACK);
+	assert_int_equal(f.d.nr_needed, 6);
+	assert_int_equal(f.d.nr_allowed, 8);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(f.d.allowed[i], i < 8);
+	teardown(&f);
+}
+
+/*
  * Packing at a low clock. 32 x 0.1 on the seeds' machine (package-wide
  * clock, states at 0.444, 0.667 and 1.0 of 2.7 GHz): one task a PU costs
  * 78.2 W; the pack order at the fill 0.8 puts 8 tasks on each of 4 PUs,
@@ -633,7 +667,7 @@ static void test_performance_choice_allows_all(void **state)
  * state's reach (0.444 / 1.25 = 0.355 a PU; a core's two threads deliver
  * 0.444 x 1.25, so 0.444 between them after the headroom) four tasks go
  * to a core, all 32 on package 0's 16 PUs at the lowest clock: 77.0 W,
- * at full throughput. Live read the same load as 16 tasks of 0.2 (threads
+ * at full throughput. Live then read the same load as 16 tasks of 0.2 (threads
  * under 0.1 are pooled), which chose the same 16 PUs: plan and live
  * disagreed by 16 PUs before (issue 12's 32 x 10%).
  */
@@ -742,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_keep_margin),
 		cmocka_unit_test(test_performance_choice_allows_all),
 		cmocka_unit_test(test_pack_low_clock),
+		cmocka_unit_test(test_whole_siblings),
 		cmocka_unit_test(test_idle_after_overload_shrinks),
 	};
 
