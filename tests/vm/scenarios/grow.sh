@@ -51,9 +51,19 @@ echo "PSVM grow before: $before; during: $during; after: $after"
 echo "PSVM grow all 32 workers existed at $t32, all busy at ${b32:-never}; the set covered the busy workers within ${lag% *} decision(s) (${lag#* } s) of their being busy; second batch ended at $end2, set back to 0-15 at ${shrink_t:-never}; $changes mask changes, at most $maxwin in a minute"
 [ "$lag" != never ] && [ "${lag% *}" -le 2 ]
 check grow-within-2-intervals $? "worst: ${lag% *} interval(s), ${lag#* } s, from workers busy to a set with a PU for each"
-# both packages in use by the 32 (a probe on a PU can displace one worker)
-pk1=$(echo "$during" | sed -n 's/.*pkg1=\([0-9]*\).*/\1/p')
-case "$during" in *"threads=32 "*"cores=16"*) [ "${pk1:-0}" -ge 14 ]; r=$? ;; *) r=1 ;; esac
-check grow-both-packages $r "$during"
+# both packages in use by the 32 (a probe on a PU can displace one
+# worker), in most of the last ten samples with all 32: one sample is the
+# kernel's placement at one instant, and the last one in CI of 65a083b had
+# a core of package 1 empty and 17 workers on package 0 (the set was every
+# PU; the balancer moves such a worker back)
+wide=$(awk '/threads=32 / { s[n++] = $0 } END {
+	k = 0; m = 0
+	for (i = (n > 10 ? n - 10 : 0); i < n; i++) {
+		m++; p1 = s[i]; sub(/.*pkg1=/, "", p1); p1 += 0
+		if (s[i] ~ /cores=16 / && p1 >= 14) k++
+	}
+	printf "%d %d", k, m }' /tmp/samples)
+[ "${wide% *}" -gt 0 ] && [ $((2 * ${wide% *})) -ge "${wide#* }" ]
+check grow-both-packages $? "${wide% *} of the last ${wide#* } samples with 32 workers on 16 cores, 14+ on package 1; the last: $during"
 [ -n "$shrink_t" ]; check shrink-back $? "back to 0-15 $(awk "BEGIN { print ${shrink_t:-0} - $end2 }") s after the batch ended; after: $after"
 [ -n "$changes" ] && [ "$maxwin" -le 20 ]; check mask-changes-bounded $? "$changes changes, at most $maxwin in any minute (bound 20)"
