@@ -567,6 +567,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
 	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1, perf_w = INFINITY;
 	double other_w = INFINITY; /* the cheapest other candidate that serves, undiscounted */
+	double idle_w;
 	/* the previous interval's placement, kept while within the margin */
 	int kept = prev && prev->policy == PS_POLICY_POWER ? prev->chosen : -1;
 	double umax = 0;
@@ -595,6 +596,12 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			d->cap_[i] = kcap[k];
 		}
 	}
+	/* the machine idle: the keep margin is a share of what a placement
+	 * adds to it (see below) */
+	memset(d->pu_load, 0, sizeof(double) * P);
+	if (ps_power_ws_eval(ws, d->pu_load, NULL, &pw))
+		return -EINVAL;
+	idle_w = pw.power_w;
 	full = n <= FULL_CANDIDATES_TASKS_PER_PU * P || n <= 512;
 	fits = -1; /* known after the pack candidate */
 	d->chosen = -1;
@@ -699,7 +706,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 		 * cheapest takes 16 on one package) */
 		if (c == kept && c != PS_CAND_PERFORMANCE && ok && pw.power_w <= perf_w &&
 		    pw.throughput >= (perf_tp < 1 ? perf_tp : 1) - 1e-9)
-			pw.power_w *= 1 - PS_KEEP_MARGIN;
+			pw.power_w -= PS_KEEP_MARGIN * (pw.power_w - idle_w);
 		/* ties: the pack order before performance, else the earlier */
 		if (ok && (best < 0 || pw.power_w < best_w - 1e-9 * best_w ||
 			   (best == PS_CAND_PERFORMANCE &&
