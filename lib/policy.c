@@ -696,7 +696,8 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 			other_w = pw.power_w;
 		/* near-ties: the previous interval's placement, while it serves
 		 * and costs no more than performance's, is compared at its
-		 * watts less PS_KEEP_MARGIN: another must save more than that
+		 * watts less PS_KEEP_MARGIN of what it adds to the idle
+		 * machine: another must save more than that
 		 * to take its place (measured utilizations jitter, and
 		 * candidates a watt apart traded places with them). Not
 		 * performance's own: at light load every saving is under the

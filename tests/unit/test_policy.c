@@ -553,6 +553,17 @@ static void test_keep_margin(void **state)
 	prev.chosen = PS_CAND_PACK;
 	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 16, &par, &prev, &f.d), 0);
 	assert_int_equal(f.d.chosen, first);
+	/* the margin is a share of what a placement adds to the idle
+	 * machine (54.1 W here), not of its total: 25 x 0.108 one a PU costs
+	 * 75.97 W, the low-clock packing 74.86 W, 1.5% less (under 2% of the
+	 * total, which held one-per-pu for good in the guest) and 5% of what
+	 * one-per-pu adds to idle: taken */
+	for (i = 0; i < 25; i++)
+		f.util[i] = 0.108;
+	prev.chosen = PS_CAND_ONE_PACK;
+	assert_int_equal(ps_policy_decide(f.t, PS_POLICY_POWER, f.util, 25, &par, &prev, &f.d), 0);
+	assert_int_equal(f.d.chosen, PS_CAND_PACK_LOW);
+	assert_int_equal(f.d.active[PS_LVL_PACKAGE], 1);
 	ps_decision_fini(&prev);
 	teardown(&f);
 }
