@@ -24,6 +24,25 @@ static inline struct ps_topo *load_topo(const char *spec)
 	return t;
 }
 
+/* The path of REL in the source tree (PS_SRCDIR, set by `make unit`; else
+ * the working directory), in BUF; returns BUF. */
+static inline char *src_path(char *buf, size_t len, const char *rel)
+{
+	const char *src = getenv("PS_SRCDIR");
+
+	snprintf(buf, len, "%s/%s", src ? src : ".", rel);
+	return buf;
+}
+
+/* The path of the topology fixture tests/topo/NAME, as src_path(). */
+static inline char *topo_path(char *buf, size_t len, const char *name)
+{
+	const char *src = getenv("PS_SRCDIR");
+
+	snprintf(buf, len, "%s/tests/topo/%s", src ? src : ".", name);
+	return buf;
+}
+
 /* Write TEXT to DIR/REL, creating the directories on the way. */
 static inline void write_file(const char *dir, const char *rel, const char *text)
 {

@@ -109,7 +109,6 @@ static void run_matrix(const char *spec, const char *label, int *cases,
 
 static void test_matrix(void **state)
 {
-	const char *src = getenv("PS_SRCDIR");
 	int cases = 0, fit = 0;
 	size_t i;
 
@@ -119,8 +118,7 @@ static void test_matrix(void **state)
 	for (i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/tests/topo/%s", src ? src : ".",
-			 fixtures[i]);
+		topo_path(path, sizeof(path), fixtures[i]);
 		run_matrix(path, path, &cases, &fit);
 	}
 	printf("matrix: %d loads x models, %d of them fitting the target fill: "

@@ -32,7 +32,6 @@ static const struct point points[] = {
 
 static void test_sources(void **state)
 {
-	const char *src = getenv("PS_SRCDIR");
 	size_t i;
 
 	(void)state;
@@ -48,7 +47,7 @@ static void test_sources(void **state)
 		int n, k;
 
 		if (strstr(pt->topo, ".xml"))
-			snprintf(path, sizeof(path), "%s/tests/topo/%s", src ? src : ".", pt->topo);
+			topo_path(path, sizeof(path), pt->topo);
 		else
 			snprintf(path, sizeof(path), "%s", pt->topo);
 		t = load_topo(path);

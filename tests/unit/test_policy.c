@@ -432,7 +432,6 @@ static void test_model_choice(void **state)
 	struct ps_model m;
 	struct fixture f;
 	char err[256], path[4096];
-	const char *src = getenv("PS_SRCDIR");
 	int i;
 
 	(void)state;
@@ -467,9 +466,7 @@ static void test_model_choice(void **state)
 
 	/* the hybrid laptop: 4 x 0.2 on E-cores under power, on P-cores one
 	 * per core under performance; 8 CPU-bound: the 4 P-cores first */
-	snprintf(path, sizeof(path), "%s/tests/topo/hybrid-laptop-i7-1260p.xml",
-		 src ? src : ".");
-	setup(&f, path);
+	setup(&f, topo_path(path, sizeof(path), "hybrid-laptop-i7-1260p.xml"));
 	assert_int_equal(ps_model_load("laptop-i7-1260p", &m, err, sizeof(err)), 0);
 	ps_topo_set_smt_gain(f.t, m.smt_gain);
 	decide_m(&f, PS_POLICY_POWER, &m, 0.2, 4);
@@ -651,12 +648,10 @@ static void test_whole_siblings(void **state)
 	struct ps_model m;
 	struct fixture f;
 	char err[256], path[4096];
-	const char *src = getenv("PS_SRCDIR");
 	int i;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/topo/partial-smt-1x8.xml", src ? src : ".");
-	setup(&f, path);
+	setup(&f, topo_path(path, sizeof(path), "partial-smt-1x8.xml"));
 	assert_int_equal(f.t->nr_pus, 12);
 	assert_int_equal(ps_model_load("xeon-e5-2680-2s", &m, err, sizeof(err)), 0);
 	ps_topo_set_smt_gain(f.t, m.smt_gain);

@@ -204,7 +204,6 @@ static void test_workspace_reuse(void **state)
 		{ "laptop-i7-1260p", "hybrid-laptop-i7-1260p.xml" },
 		{ "epyc-7313p-1s", "epyc-7313p-1s.xml" },
 	};
-	const char *src = getenv("PS_SRCDIR");
 	unsigned seed = 7;
 	size_t c;
 
@@ -218,8 +217,7 @@ static void test_workspace_reuse(void **state)
 		int it, i, P;
 
 		if (strstr(cases[c].topo, ".xml"))
-			snprintf(path, sizeof(path), "%s/tests/topo/%s", src ? src : ".",
-				 cases[c].topo);
+			topo_path(path, sizeof(path), cases[c].topo);
 		else
 			snprintf(path, sizeof(path), "%s", cases[c].topo);
 		t = load_topo(path);
@@ -379,7 +377,6 @@ static void test_model_kinds_topology(void **state)
 {
 	const char *text = "smt_gain 0.2\nlevel core 1 1\n\nkind IntelAtom 0.6 1 0.1\n";
 	char err[256], path[4096];
-	const char *src = getenv("PS_SRCDIR");
 	struct ps_topo *t = load_topo("pack:1 core:4 pu:2"), *h;
 	struct ps_model m;
 
@@ -387,8 +384,7 @@ static void test_model_kinds_topology(void **state)
 	assert_int_equal(ps_model_parse(text, &m, err, sizeof(err)), 0);
 	assert_int_equal(ps_model_check(&m, t, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "line 4: kind 'IntelAtom' is not in the topology (it has: any)");
-	snprintf(path, sizeof(path), "%s/tests/topo/hybrid-laptop-i7-1260p.xml",
-		 src ? src : ".");
+	topo_path(path, sizeof(path), "hybrid-laptop-i7-1260p.xml");
 	h = load_topo(path);
 	assert_int_equal(h->nr_kinds, 2);
 	assert_string_equal(h->kinds[0].name, "IntelAtom");

@@ -97,14 +97,11 @@ static void test_platform_profile(void **state)
 static void test_laptop_trees(void **state)
 {
 	char path[4096], why[160];
-	const char *src = getenv("PS_SRCDIR");
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/sysfs/laptop-on-battery",
-		 src ? src : ".");
+	src_path(path, sizeof(path), "tests/sysfs/laptop-on-battery");
 	assert_int_equal(resolve(path, why, sizeof(why)), PS_POLICY_POWER);
-	snprintf(path, sizeof(path), "%s/tests/sysfs/laptop-on-ac",
-		 src ? src : ".");
+	src_path(path, sizeof(path), "tests/sysfs/laptop-on-ac");
 	assert_int_equal(resolve(path, why, sizeof(why)), PS_POLICY_PERFORMANCE);
 }
 

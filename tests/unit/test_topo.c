@@ -136,14 +136,12 @@ static void test_orders(void **state)
  */
 static void test_per_thread_l1(void **state)
 {
-	const char *src = getenv("PS_SRCDIR");
 	struct ps_topo *t = load_topo("pack:2 core:8 pu:2"), *q;
 	char path[512];
 	int i;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/topo/qemu-2x8x2-l1-per-thread.xml",
-		 src ? src : ".");
+	topo_path(path, sizeof(path), "qemu-2x8x2-l1-per-thread.xml");
 	assert_int_equal(ps_topo_load(path, &q), 0);
 	assert_int_equal(q->nr_pus, 32);
 	assert_int_equal(count_level(q, PS_LVL_PACKAGE), 2);
