@@ -59,19 +59,12 @@ check systemd-hardened $? "exposure level ${exp:-unknown} (at most 2.5 asked)"
 # started once more (a load that never came is not the daemon's doing);
 # the checks below still fail when the workers are not there, and say
 # what stress-ng said. stress_up TIMEOUT_S: 0 once 16 stress-ng-cpu
-# threads exist
+# threads exist (probe until)
 load_start() {
 	(stress-ng --cpu 16 --cpu-method int64 --timeout 900 >>/tmp/stress.log 2>&1
 		echo "stress-ng exited: status $?" >>/tmp/stress.log) &
 }
-stress_up() {
-	i=0
-	while [ $i -lt $(($1 * 2)) ]; do
-		case "$(probe place stress-ng-cpu)" in "threads=16 "*) return 0 ;; esac
-		sleep 0.5; i=$((i + 1))
-	done
-	return 1
-}
+stress_up() { probe until stress-ng-cpu 'threads=16 ' "$1" >/dev/null 2>&1; }
 # loadinfo: stress-ng's own words and the kernel's last ones, one line
 loadinfo() {
 	echo "stress-ng: $(probe place stress-ng-cpu); its log: $(tail -n 5 /tmp/stress.log 2>/dev/null | tr '\n' '|'); kernel: $(dmesg 2>/dev/null | tail -n 3 | tr '\n' '|')"
