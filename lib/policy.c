@@ -567,7 +567,7 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 	int P = topo->nr_pus, best = -1, best_ord = 0, best_used = 0;
 	double fill = params->target_fill, best_w = INFINITY, perf_tp = 1, perf_w = INFINITY;
 	double other_w = INFINITY; /* the cheapest other candidate that serves, undiscounted */
-	double idle_w;
+	double idle_w = 0;
 	/* the previous interval's placement, kept while within the margin */
 	int kept = prev && prev->policy == PS_POLICY_POWER ? prev->chosen : -1;
 	double umax = 0;
@@ -597,11 +597,13 @@ static int decide_by_model(const struct ps_topo *topo, const double *util,
 		}
 	}
 	/* the machine idle: the keep margin is a share of what a placement
-	 * adds to it (see below) */
-	memset(d->pu_load, 0, sizeof(double) * P);
-	if (ps_power_ws_eval(ws, d->pu_load, NULL, &pw))
-		return -EINVAL;
-	idle_w = pw.power_w;
+	 * adds to it (see below); only read with a previous placement */
+	if (kept >= 0) {
+		memset(d->pu_load, 0, sizeof(double) * P);
+		if (ps_power_ws_eval(ws, d->pu_load, NULL, &pw))
+			return -EINVAL;
+		idle_w = pw.power_w;
+	}
 	full = n <= FULL_CANDIDATES_TASKS_PER_PU * P || n <= 512;
 	fits = -1; /* known after the pack candidate */
 	d->chosen = -1;
