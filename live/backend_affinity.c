@@ -116,6 +116,7 @@ static int affinity_apply(struct ps_live *l, int changed)
 	for (i = 0; i < l->thr_n; i++) {
 		struct thr *t = &l->thr[i];
 
+		t->newrec = 0; /* this call's, set below */
 		if (t->excluded && !t->checked)
 			release_excluded(l, t);
 		if (t->managed || jr)
@@ -140,7 +141,9 @@ static int affinity_apply(struct ps_live *l, int changed)
 				continue;
 		}
 		t->managed = 3;
-		/* already on the allowed set (inherited): nothing to set */
+		t->newrec = 1;
+		/* already on the allowed set (inherited, or every PU when the
+		 * set is every PU): nothing to set */
 		t->fresh = memcmp(l->scratch, l->allowed_os, (size_t)nb) != 0;
 	}
 	/* a new set: its record first, so a restore can tell our masks from
@@ -205,8 +208,20 @@ static int affinity_apply(struct ps_live *l, int changed)
 	for (i = 0; i < l->thr_n; i++) {
 		struct thr *t = &l->thr[i];
 
-		if (t->managed != 1 || (!changed && !t->fresh))
+		if (t->managed != 1)
 			continue;
+		/* recorded just now: what it has is what was read a moment ago
+		 * (the new set, or a mask to replace with it), never a mask we
+		 * gave it before. Compared with the interval before's set, a
+		 * thread born on every PU as the set grew to every PU read as
+		 * changed by the user, and was let go (issue 23, item 2) */
+		if (t->newrec) {
+			t->newrec = 0;
+			if (!t->fresh)
+				continue;
+		} else if (!changed && !t->fresh) {
+			continue;
+		}
 		/* never clobber: a mask that is no longer the one we set (or
 		 * inherited) is the user's from now on */
 		if (!t->fresh && !ps_live_get_mask(t->tid, l->scratch, nb) &&

@@ -36,6 +36,8 @@ struct thr {
 	int excluded; /* kernel, real-time or filtered out: never read again */
 	int r_zero;   /* runnable with no CPU at all over the last interval */
 	int fresh;    /* newly ours, its mask still to be set */
+	int newrec;   /* recorded in this apply: its mask, read then, is the
+		       * one it has (not the set of the interval before) */
 	int checked;  /* excluded: looked at for a mask of ours once */
 	char pexcl;   /* excluded by its process (PID 1, a manager, comm) */
 	char agg;     /* carried on its process's aggregate: not read this scan */

@@ -20,3 +20,22 @@ expect_err() {
 	if [ -s "$tmp/out" ]; then bad "stdout not empty on error: $*"; return; fi
 	ok
 }
+
+# wait_until SECONDS CMD...: run CMD every 0.1 s until it succeeds (0) or
+# SECONDS pass (1). One generous deadline for a step of unbounded length
+# (a daemon's interval, a quiet interval, a process that starts late on a
+# loaded machine), in place of a fixed sleep that races it.
+wait_until() {
+	_wu_end=$(($(date +%s) + $1)); shift
+	while ! "$@"; do
+		[ "$(date +%s)" -ge "$_wu_end" ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# show_log LABEL FILE: the last 15 lines of a log, indented, for a failure
+show_log() {
+	echo "  --- $1 ($2):"
+	tail -n 15 "$2" 2>/dev/null | sed 's/^/  | /'
+}
