@@ -394,17 +394,17 @@ if [ "$online" != 0 ]; then
 	wait $rp
 	# SIGHUP: psdcmd excluded from now on; one the daemon confined is let
 	# go at the next interval (1.5 s is 7 intervals, not the 64 of a
-	# periodic look; 3 s for a loaded machine)
+	# periodic look)
 	"$tmp/psdcmd" 60 &
 	sp=$!
 	m1=$(until_mask $sp "!$online" 300)
 	printf 'policy power\ninterval 200ms\ninclude-comm psdparent\n' >"$tmp/f10.conf"
 	kill -HUP $dp
-	m2=$(until_mask $sp "=$online" 30)
+	m2=$(until_mask $sp "=$online" 15)
 	if [ "$m1" != "$online" ] && [ "$m2" = "$online" ]; then
 		ok
 	else
-		bad "finding 10: SIGHUP excluding psdcmd: confined on ${m1:-?}, 3 s after SIGHUP on ${m2:-?} (want $online)"
+		bad "finding 10: SIGHUP excluding psdcmd: confined on ${m1:-?}, 1.5 s after SIGHUP on ${m2:-?} (want $online)"
 		show_log "daemon" "$tmp/f10d.log"
 	fi
 	kill $sp $pp 2>/dev/null
