@@ -5,6 +5,8 @@ T0=$(up)
 watch_start stress-ng-cpu 'threads=16 pkg0=8 pkg1=8' 20
 stress-ng --cpu 16 --cpu-method int64 --timeout 40 --metrics-brief >/tmp/sng.log 2>&1 &
 watch_end; t=$seen
+# a quiet spell, then three looks (the measurement, as in performance.sh):
+# not a wait (the watcher's time above is only reported)
 sleep 6
 p1=$(place stress-ng-cpu); sleep 1; p2=$(place stress-ng-cpu); sleep 1; p3=$(place stress-ng-cpu)
 p="$p1 | $p2 | $p3"

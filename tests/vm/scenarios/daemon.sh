@@ -10,15 +10,20 @@ printf 'policy power\ninterval 500ms\nexclude-comm probe\ninclude-cgroup /jobs\n
 mkdir -p /sys/fs/cgroup/jobs/skip /sys/fs/cgroup/jobsx
 # in_cg CGROUP CMD...: run CMD in CGROUP, in the background
 in_cg() { cg=$1; shift; sh -c "echo \$\$ >/sys/fs/cgroup$cg/cgroup.procs && exec $*" & }
-in_cg /jobs stress-ng --cpu 8 --cpu-method int64 --timeout 60 '>/dev/null 2>&1'
+# (stress-ng's timeout only bounds it: killall ends it after the checks)
+in_cg /jobs stress-ng --cpu 8 --cpu-method int64 --timeout 300 '>/dev/null 2>&1'
 in_cg /jobs/skip md5sum /dev/zero
 in_cg /jobsx md5sum /dev/zero
 in_cg /jobs taskset -c 30 yes '>/dev/null'
-sleep 2
+# all four started, in their cgroups, yes with its own mask, before the
+# daemon looks (a process can take seconds to start in this guest)
+wait_for 60 'md=$(probe masks md5sum); ym=$(probe masks yes); wp=$(probe place stress-ng-cpu)
+	[ "$md" = "2 0-31" ] && [ "$ym" = "1 30" ] && case "$wp" in "threads=8 "*) true ;; *) false ;; esac' ||
+	echo "PSVM daemon: not all started after 60 s: md5sum $md; yes $ym; workers $wp"
 powersched daemon --foreground 2>/tmp/d.log &
 dpid=$!
-t=$(wait_place stress-ng-cpu 'threads=8 pkg0=8 pkg1=0' 20)
-sleep 2
+t=$(wait_place stress-ng-cpu 'threads=8 pkg0=8 pkg1=0' 60)
+sleep 2 # a window, not a wait: what the daemon leaves alone stays so
 packed=$(probe masks stress-ng-cpu | tr '\n' ' ')
 kt=$(grep Cpus_allowed_list /proc/2/status | awk '{ print $2 }')
 left=$(probe masks md5sum | tr '\n' ' ')
@@ -32,12 +37,8 @@ kill -HUP $dpid
 # the reload takes effect at the daemon's next interval; in this guest an
 # interval of 0.5 s can take seconds (32 vCPUs on the host's cores), so
 # poll for it rather than sleep a fixed time
-hup_t=never
-for i in $(seq 1 32); do
-	sleep 0.5
-	spread=$(probe masks stress-ng-cpu | tr '\n' ' ')
-	[ "$spread" = "8 0-31 " ] && { hup_t=$(awk "BEGIN { printf \"%.1f\", $i * 0.5 }"); break; }
-done
+wait_for 60 'spread=$(probe masks stress-ng-cpu | tr "\n" " "); [ "$spread" = "8 0-31 " ]'
+hup_t=$waited
 kill -TERM $dpid
 wait $dpid; rc=$?
 after=$(probe masks stress-ng-cpu | tr '\n' ' ')
@@ -81,24 +82,19 @@ for f in /proc/irq/*/smp_affinity_list; do
 done
 snap >/tmp/irq.before
 printf 'policy power\ninterval 500ms\nquiet-parked yes\n' >/etc/powersched/daemon.conf
-stress-ng --cpu 4 --cpu-method int64 --timeout 60 >/dev/null 2>&1 &
+stress-ng --cpu 4 --cpu-method int64 --timeout 300 >/dev/null 2>&1 & # ended below
 ng=$!
 powersched daemon --foreground 2>/tmp/qp.log &
 dpid=$!
-t=$(wait_place stress-ng-cpu 'threads=4 pkg0=4 pkg1=0' 20)
-sleep 2
+t=$(wait_place stress-ng-cpu 'threads=4 pkg0=4 pkg1=0' 60)
+sleep 2 # let the set settle (the loop below copes with one that moves)
 # the set may still move (4 busy workers sit near a PU boundary): a
-# snapshot counts when the set was the same before and after it
+# snapshot counts when the set was the same before and after it, and is
+# the daemon's packed set (the workers can sit on package 0 before its
+# first decision: the kernel put them there)
 cur_allowed() { powersched status --json | grep -o '"allowed":"[^"]*"' | head -n 1 | cut -d'"' -f4; }
-k=0
-while [ $k -lt 8 ]; do
-	allowed=$(cur_allowed)
-	snap >/tmp/irq.during
-	allowed2=$(cur_allowed)
-	[ "$allowed" = "$allowed2" ] && break
-	k=$((k + 1))
-	sleep 1
-done
+wait_for 60 'allowed=$(cur_allowed); snap >/tmp/irq.during; allowed2=$(cur_allowed)
+	[ -n "$allowed" ] && [ "$allowed" != 0-31 ] && [ "$allowed" = "$allowed2" ]'
 kill -TERM $dpid
 wait $dpid; rc=$?
 kill $ng 2>/dev/null

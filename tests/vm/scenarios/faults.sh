@@ -17,16 +17,24 @@ sleep 600 &
 surv=$!
 powersched daemon --foreground 2>/tmp/churn.log &
 dpid=$!
-sleep 3
+# its descriptors once it is up: six intervals (3 s at 500 ms), counted
+# by the daemon (its start took seconds in CI's guest)
+more_intervals 6 $dpid
 f0=$(fds $dpid)
 stress-ng --pthread 2 --pthread-max 64 --fork 2 --fork-max 16 --timeout 60 \
 	--metrics-brief >/tmp/churn-ng.log 2>&1 &
 ng=$!
+# 10 s of churn (a window), from when both stressors exist
+running() { case "$(probe place "$1")" in "threads=0 "*) false ;; *) true ;; esac; }
+wait_for 60 'running stress-ng-pthre && running stress-ng-fork' ||
+	echo "PSVM faults churn: stressors not up after 60 s: $(probe place stress-ng-pthre); $(probe place stress-ng-fork)"
 sleep 10
 r1=$(rss $dpid); f1=$(fds $dpid)
 mid=$(probe masks sleep | tr '\n' ' ')
 wait $ng
-sleep 2 # two intervals: the churn's threads are gone, and so are their descriptors
+# the churn's threads are gone, and so are their descriptors: four of the
+# daemon's intervals (2 s at 500 ms), not 2 s of a guest's clock
+more_intervals 4 $dpid
 r2=$(rss $dpid); f2=$(fds $dpid)
 alive=0; kill -0 $dpid 2>/dev/null && alive=1
 # how the daemon heard of the churn's births (the proc connector's messages
@@ -52,17 +60,18 @@ kill $surv 2>/dev/null
 # thread of a complete record, not act on the torn one (the sleep keeps its
 # mask), and name the line it skipped.
 powersched run -b affinity -p power -i 500ms -- stress-ng --cpu 4 --cpu-method int64 \
-	--timeout 60 >/dev/null 2>/tmp/torn1.log &
+	--timeout 300 >/dev/null 2>/tmp/torn1.log & # (killall ends it)
 pid=$!
-sleep 5
-mid=$(probe masks stress-ng-cpu | tr '\n' ' ')
+# the 4 workers confined by run (their records written first) before the kill
+wait_for 60 'mid=$(probe masks stress-ng-cpu | tr "\n" " "); case "$mid" in "4 0-31 ") false ;; "4 "*) true ;; *) false ;; esac' ||
+	echo "PSVM faults torn: the workers not confined after 60 s: $mid"
 kill -KILL $pid
-sleep 1
+wait $pid # gone, not still writing its journal
 j=$(ls /run/powersched/journal.* 2>/dev/null | head -n 1)
 set_=$(awk '/^applied / { s = $2 } END { print s }' "$j")
-taskset -c "$set_" sleep 300 &
+sleep 300 &
 sl=$!
-sleep 0.2
+taskset -pc "$set_" $sl >/dev/null # run's set, before we go on
 st=$(awk '{ print $22 }' /proc/$sl/stat)
 printf 'task %s %s 0-3' "$sl" "$st" >>"$j" # "0-31" cut after "0-3"
 want=$(awk '/^task / { print $2 }' "$j" | while read -r t; do [ -d /proc/$t ] && [ "$t" != "$sl" ] && echo "$t"; done)
@@ -98,11 +107,18 @@ mkdir -m 700 /tmp/full/sd
 printf 'policy power\ninterval 500ms\ninclude-comm ps-fill\n' >/tmp/full.conf
 powersched daemon --foreground -c /tmp/full.conf --state-dir /tmp/full/sd 2>/tmp/full.log &
 dpid=$!
-sleep 2
+# filled after the daemon started: four of its intervals (2 s at 500 ms)
+more_intervals 4 $dpid /tmp/full/sd
 dd if=/dev/zero of=/tmp/full/filler bs=1k count=1000 2>/dev/null
-probe threads 400 120 &
+probe threads 400 300 & # (killed at the end)
 fill=$!
-sleep 4
+# all 401 made, and the daemon has met the full directory (its state file
+# cannot be written now: its log is what says it got there); then 2 s more
+# of it (a window: more threads it might wrongly confine)
+probe until ps-fill 'threads=401 ' 60 >/dev/null 2>>/tmp/until.log
+wait_for 60 'grep -q "nothing it would cover is changed" /tmp/full.log' ||
+	echo "PSVM faults full: after 60 s the daemon has not said so; $(probe place ps-fill); its log: $(tail -n 2 /tmp/full.log | tr '\n' ' ')"
+sleep 2
 during=$(probe masks ps-fill | tr '\n' ' ')
 # the threads off 0-31 now (Pid: in a thread's status is its TID), then
 # the journal: a record is written before its thread is changed
@@ -112,11 +128,7 @@ narrow=$(wc -l </tmp/full.narrow)
 unrec=$(awk 'NR == FNR { if ($1 == "task") rec[$2] = 1; next } !($1 in rec) { n++ } END { print n + 0 }' /tmp/full.journal /tmp/full.narrow)
 said=$(grep -m 1 'nothing it would cover is changed' /tmp/full.log)
 rm /tmp/full/filler
-i=0; while [ $i -lt 30 ]; do
-	later=$(probe masks ps-fill | tr '\n' ' ')
-	case "$later" in *" 0-31 "*) ;; *) break ;; esac
-	sleep 0.5; i=$((i + 1))
-done
+wait_for 60 'later=$(probe masks ps-fill | tr "\n" " "); case "$later" in *" 0-31 "*) false ;; *) true ;; esac'
 kill -KILL $dpid
 wait $dpid
 powersched run -p performance --state-dir /tmp/full/sd -- true 2>/tmp/full2.log

@@ -4,7 +4,7 @@ T0=$(up)
 # one watcher, started first: the time is when it saw the packing, not
 # when a probe started after an earlier wait got to look (seconds, in this
 # guest). The workers' own start times (field 22) say when they existed.
-watch_start stress-ng-cpu 'threads=16 pkg0=16 pkg1=0 cores=8' 30
+watch_start stress-ng-cpu 'threads=16 pkg0=16 pkg1=0 cores=8' 60
 # and a sampler: when all 16 were busy (runnable half the time or more).
 # The lag is counted from there, not from their existing: CI's guest (stop
 # 21) had them all by 0.97 s, but they began their loops one or two an
@@ -14,14 +14,22 @@ probe log stress-ng-cpu >/tmp/samples &
 sampler=$!
 powersched run -v --policy power -m xeon-e5-2680-2s -- \
 	stress-ng --cpu 16 --cpu-method int64 --timeout 45 --metrics-brief >/dev/null 2>/tmp/ps.log &
+pid=$!
 watch_end; t=$seen
-sleep 1.5 # the sampler's half-time rule needs a sample or two after
+i0=$(intervals $pid)
+# the sampler's half-time rule needs a sample or two after the workers are
+# busy, and the sampler can be starved for seconds: until it has said so
+wait_for 30 'grep -q busy=16 /tmp/samples'
 kill $sampler
 t_all=$(awk "BEGIN { printf \"%.2f\", $(probe started stress-ng-cpu) - $T0 }")
 t_busy=$(awk -v t0="$T0" '/busy=16/ { printf "%.2f", $1 - t0; exit }' /tmp/samples)
 # never all busy by then: the sampler failed, and so does the check
 [ -n "$t_busy" ] || t_busy=never
-sleep 2
+# the look and the status 3.5 s at 500 ms after the packing was seen:
+# seven of the run's intervals (its per-package figures are the last
+# interval's), not a guest's seconds
+wait_for 60 '[ "$(intervals $pid)" -ge $((${i0:-0} + 7)) ] 2>/dev/null' ||
+	echo "PSVM power: the run at interval $(intervals $pid) after 60 s, not $((${i0:-0} + 7))"
 p=$(place stress-ng-cpu)
 m=$(probe masks stress-ng-cpu | tr '\n' ' ')
 powersched status >/tmp/st.txt 2>&1

@@ -35,11 +35,11 @@ v=$(dpkg --verify powersched 2>&1)
 
 # --- enable and start
 systemctl enable --now powersched.service >/tmp/en.log 2>&1; rc=$?
-sleep 2
+sleep 2 # a window, not a wait (Type=simple is active at once): still up
 act=$(systemctl is-active powersched.service); en=$(systemctl is-enabled powersched.service)
 [ "$rc" = 0 ] && [ "$act" = active ] && [ "$en" = enabled ]
 check systemd-enable-now $? "systemctl enable --now: exit $rc, $act, $en"
-t=$(wait_st name daemon 20)
+t=$(wait_st name daemon 60)
 pol=$(st policy); why=$(st why)
 powersched status | sed 's/^/PSVM status: /'
 [ "$t" != never ]; check systemd-status-answers $? "status after $t s: policy $pol ($why)"
@@ -79,7 +79,7 @@ fi
 cp /etc/powersched/daemon.conf /tmp/daemon.conf.orig
 sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
 systemctl reload powersched.service; rc=$?
-t=$(wait_st policy power 20)
+t=$(wait_st policy power 60)
 check systemd-reload $([ "$rc" = 0 ] && [ "$t" != never ]; echo $?) "systemctl reload: exit $rc, status says power after $t s"
 # Packed, as the policy means it: the 16 CPU-bound workers get package 0
 # whole (8 cores, both threads each: plan --load 16x1.0 -p power), every
@@ -126,7 +126,7 @@ journalctl -u powersched.service --no-pager -o cat 2>/dev/null | grep 'placement
 # is a Python script in a separate package, so busctl sets the property)
 cp /tmp/daemon.conf.orig /etc/powersched/daemon.conf
 systemctl reload powersched.service
-wait_st requested auto 20 >/dev/null
+wait_st requested auto 60 >/dev/null
 echo "PSVM info p-p-d profiles: $(busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles net.hadess.PowerProfiles ActiveProfile 2>&1)"
 # "within one interval" is counted in the daemon's own intervals, not in
 # seconds: this guest's 32 vCPUs share 2 host cores with stress-ng
@@ -152,7 +152,7 @@ for prof in power-saver performance; do
 		net.hadess.PowerProfiles ActiveProfile s "$prof" 2>/tmp/bus.err; rc=$?
 	ts=$(up)
 	n0=$(sj intervals)
-	t2=$(wait_st policy "$want" 30)
+	t2=$(wait_st policy "$want" 60)
 	at=$(sj resolved_at)
 	pol=$(st policy); why=$(st why)
 	lt=$(logged "$prof" "$tb")
@@ -165,23 +165,27 @@ mk=$(probe masks stress-ng-cpu | tr '\n' ' ')
 echo "PSVM info under performance from p-p-d: stress-ng masks $mk"
 busctl set-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
 	net.hadess.PowerProfiles ActiveProfile s balanced
-wait_st why "power-profiles-daemon balanced" 30 >/dev/null
+wait_st why "power-profiles-daemon balanced" 60 >/dev/null
 echo "PSVM info balanced: policy $(st policy) ($(st why))"
 # run --policy performance holds performance in p-p-d while it runs (the
 # daemon, on auto, follows it), and the hold goes when the run ends
 prof() { busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles \
 	net.hadess.PowerProfiles ActiveProfile 2>&1 | sed 's/^s //; s/"//g'; }
-powersched run -p performance --state-dir /tmp/run-sd -- sleep 20 2>/tmp/hold.log &
+# The run lasts until the looks below are done (then SIGTERM, passed on to
+# its sleep: the same end), not a fixed 20 s that the looks, seconds each
+# in this guest, could outlast. Each wait: at least 60 s.
+powersched run -p performance --state-dir /tmp/run-sd -- sleep 600 2>/tmp/hold.log &
 rp=$!
 t0=$(up)
-while ! grep -q 'holding\|no hold' /tmp/hold.log && kill -0 $rp 2>/dev/null; do sleep 0.2; done
+i=0; while ! grep -q 'holding\|no hold' /tmp/hold.log && kill -0 $rp 2>/dev/null && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
 echo "PSVM info hold taken after $(since "$t0") s; holds: $(busctl get-property net.hadess.PowerProfiles /net/hadess/PowerProfiles net.hadess.PowerProfiles ActiveProfileHolds 2>&1)"
-i=0; while [ "$(prof)" != performance ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+i=0; while [ "$(prof)" != performance ] && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
 during=$(prof)
-t=$(wait_st why "power-profiles-daemon profile performance" 15)
+t=$(wait_st why "power-profiles-daemon profile performance" 60)
 journalctl -u power-profiles-daemon --no-pager -o cat 2>&1 | tail -n 6 | sed 's/^/PSVM p-p-d log: /'
+kill -TERM $rp
 wait $rp
-i=0; while [ "$(prof)" != balanced ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0; while [ "$(prof)" != balanced ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 after=$(prof)
 grep 'power-profiles-daemon' /tmp/hold.log | sed 's/^/PSVM hold log: /'
 [ "$during" = performance ] && [ "$t" != never ] && [ "$after" = balanced ]
@@ -190,7 +194,7 @@ check systemd-ppd-hold $? "during run --policy performance: p-p-d $during, daemo
 # --- stop: every mask back
 sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
 systemctl reload powersched.service
-wait_st policy power 20 >/dev/null
+wait_st policy power 60 >/dev/null
 packed 120; p=$pk
 before=$(probe masks stress-ng-cpu | tr '\n' ' ')
 systemctl stop powersched.service; rc=$?
@@ -225,13 +229,20 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups /tmp/ps-hidden 900 &
 hp=$!
 hmask() { awk '/Cpus_allowed_list/ { print $2 }' /proc/$hp/status 2>/dev/null; }
 printf 'policy power\ninterval 200ms\ninclude-comm ps-hidden\n' >/tmp/f9.conf
-# f9run GROUPS LOG: a daemon as root with CAP_SYS_NICE only, for 3 s
+# f9run GROUPS LOG: a daemon as root with CAP_SYS_NICE only, until it has
+# confined nobody's process or run 30 intervals (6 s at 200 ms: counted by
+# the daemon, its state file, not by this shell's clock; at most 60 s),
+# then 1 s more
 f9run() {
 	setpriv --reuid=0 $1 --bounding-set=-all,+sys_nice --inh-caps=-all,+sys_nice \
 		--ambient-caps=+sys_nice -- powersched daemon -c /tmp/f9.conf \
 		--state-dir /tmp/f9sd 2>"$2" &
 	fp=$!
-	i=0; while [ $i -lt 30 ]; do [ "$(hmask)" != 0-31 ] && break; sleep 0.2; i=$((i + 1)); done
+	i=0; while [ $i -lt 300 ]; do
+		[ "$(hmask)" != 0-31 ] && break
+		[ "$(sed -n 's/.*"intervals":\([0-9]*\).*/\1/p' /tmp/f9sd/state.$fp.json 2>/dev/null)" -ge 30 ] 2>/dev/null && break
+		sleep 0.2; i=$((i + 1))
+	done
 	sleep 1
 	fm=$(hmask)
 	kill -TERM $fp; wait $fp
@@ -250,7 +261,7 @@ check systemd-f9-hidepid-group $? "with group proc: nobody's process confined to
 sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
 j0=$(journalctl -u powersched.service --no-pager -o cat 2>/dev/null | wc -l)
 systemctl start powersched.service
-wait_st policy power 20 >/dev/null
+wait_st policy power 60 >/dev/null
 i=0; until [ "$(sj intervals)" -ge 6 ] 2>/dev/null || [ $i -ge 100 ]; do sleep 0.3; i=$((i + 1)); done
 dp=$(systemctl show -p MainPID --value powersched.service)
 dview=$(nsenter -t "$dp" -m grep ' /proc ' /proc/self/mountinfo 2>/dev/null | sed 's/.* - //' | tail -n 1)
