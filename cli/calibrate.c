@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "ps/calibrate.h"
+#include "ps/outfile.h"
 
 #define MAX_POINTS PS_CALIB_MAX_POINTS
 
@@ -282,6 +283,7 @@ int ps_cmd_calibrate(int argc, char **argv)
 	double secs = 2, r1 = 0, r2 = 0, gain = -1;
 	int *shape = rec.shape, n = 0, c, i, rc = PS_EXIT_OK;
 	char err[512], src[256], text[4096], *end;
+	struct ps_outfile of;
 	FILE *f;
 
 	optind = 1;
@@ -381,16 +383,17 @@ int ps_cmd_calibrate(int argc, char **argv)
 		return PS_EXIT_FAIL;
 	}
 	if (record) {
-		f = fopen(record, "w");
+		f = ps_out_open(&of, record, 0644);
 		if (!f) {
-			ps_err("calibrate: cannot write '%s': %s", record, strerror(errno));
+			ps_err("calibrate: cannot write '%s': %s", record,
+			       errno == ELOOP ? "a symbolic link: not followed" : strerror(errno));
 			return PS_EXIT_FAIL;
 		}
 		fprintf(f, "# powersched calibrate recording\nmachine %d %d %d\n",
 			shape[0], shape[1], shape[2]);
 		for (i = 0; i < n; i++)
 			record_line(f, &ms[i]);
-		if (fclose(f)) {
+		if (ps_out_commit(&of)) {
 			ps_err("calibrate: cannot write '%s'", record);
 			return PS_EXIT_FAIL;
 		}
@@ -415,9 +418,12 @@ int ps_cmd_calibrate(int argc, char **argv)
 		ps_err("calibrate: the fitted model does not parse: %s", err);
 		return PS_EXIT_FAIL;
 	}
-	f = fopen(out, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		ps_err("calibrate: cannot write '%s': %s", out, strerror(errno));
+	f = ps_out_open(&of, out, 0644);
+	if (!f || fputs(text, f) < 0 || ps_out_commit(&of)) {
+		if (f && of.f)
+			ps_out_abort(&of);
+		ps_err("calibrate: cannot write '%s': %s", out,
+		       !f && errno == ELOOP ? "a symbolic link: not followed" : strerror(errno));
 		return PS_EXIT_FAIL;
 	}
 	printf("model written to %s\n", out);

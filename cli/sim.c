@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ps/outfile.h"
 #include "ps/sim.h"
 
 #define MAX_COMPARE 12
@@ -257,7 +258,8 @@ static void rt_name(const struct ps_workload *wl, int g, const char **task,
 static int write_slack_log(const char *path, const struct ps_workload *wl,
 			   const struct ps_sim_result *r)
 {
-	FILE *f = fopen(path, "w");
+	struct ps_outfile o;
+	FILE *f = ps_out_open(&o, path, 0644);
 	long i;
 
 	if (!f)
@@ -271,7 +273,7 @@ static int write_slack_log(const char *path, const struct ps_workload *wl,
 		fprintf(f, "%.6f %s %d %.0f\n", r->slack_t[i], task, inst,
 			1e6 * r->slack_s[i]);
 	}
-	return fclose(f) ? -1 : 0;
+	return ps_out_commit(&o) ? -1 : 0;
 }
 
 static int split_list(char *s, char **out, int max)

@@ -3,9 +3,17 @@
  * DOC: enforcement backend "affinity": sched_setaffinity per thread
  *
  * A thread is journaled (its mask before) the first time it is seen, then
- * set; one kernel CPU set serves every thread of an interval. A thread with
- * a mask of its own (narrower than the online CPUs, and not one we set on
- * its parent) is left alone.
+ * set; one kernel CPU set serves every thread of an interval.
+ *
+ * Whose a mask is follows from what we recorded, never from a value that
+ * happens to match ours. A thread is ours when we recorded it (TID and start
+ * time, in the journal before its mask changed) or when it was born of a
+ * thread of ours while that one was ours (its lineage: its own process's
+ * threads, its parent process's, a birth the proc connector reported from
+ * one of ours, or, for run, a process reparented to run); it stays ours
+ * while its mask is the last set we gave it. Any other thread is someone
+ * else's, whatever its mask: a `taskset -c 0` started before us keeps its
+ * CPU 0 when our set is 0 too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,7 +31,7 @@
 /* mask (a byte map) is one of the sets we applied */
 static int is_applied(const struct ps_live *l, const unsigned char *mask)
 {
-	char list[8192];
+	char list[PS_JOURNAL_FIELD];
 	int k;
 
 	if (ps_cpulist_format(mask, PS_LIVE_MAX_CPUS, list, sizeof(list)))
@@ -34,13 +42,50 @@ static int is_applied(const struct ps_live *l, const unsigned char *mask)
 	return 0;
 }
 
-/* A mask we applied came from a parent we confined: from a managed
- * parent, or from one since gone (an orphan reparented to init or to run,
- * its subreaper: a double fork). Either way it is ours to put back. */
+unsigned long long ps_live_now_ticks(const struct ps_live *l)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return (unsigned long long)(ps_live_uptime(l) * (double)(hz > 0 ? hz : 100));
+}
+
+/* a birth the proc connector saw from a thread of ours */
+static int heir(const struct ps_live *l, pid_t tid)
+{
+	int i, n = l->nheirs < PS_LIVE_NR_HEIRS ? l->nheirs : PS_LIVE_NR_HEIRS;
+
+	for (i = 0; i < n; i++)
+		if (l->heirs[i] == tid)
+			return 1;
+	return 0;
+}
+
+int ps_live_born_of_ours(const struct ps_live *l, const struct thr *t)
+{
+	/* made by a thread of its own process, or (a process's first
+	 * thread) of its parent process */
+	pid_t par = t->tid != t->tgid ? t->tgid : t->ppid;
+	int i;
+
+	/* run: a process reparented to run (its subreaper) descends from
+	 * run's command */
+	if (!l->cfg.whole_system && l->child && t->tid == t->tgid && t->tid != l->child &&
+	    t->ppid == l->self)
+		return 1;
+	for (i = ps_live_lower_bound(l, par, 0); i < l->thr_n && l->thr[i].tgid == par; i++) {
+		const struct thr *p = &l->thr[i];
+
+		if (p != t && (p->managed == 1 || p->managed == 3) && p->owned_at <= t->start)
+			return 1;
+	}
+	return heir(l, t->tid);
+}
+
+/* Thread t carries a set we applied because a thread of ours gave it: its
+ * lineage, and the mask one of ours (not a mask of its own since) */
 static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
 {
-	(void)t;
-	return is_applied(l, mask);
+	return is_applied(l, mask) && ps_live_born_of_ours(l, t);
 }
 
 static void remember_applied(struct ps_live *l, const char *list)
@@ -57,10 +102,21 @@ static void remember_applied(struct ps_live *l, const char *list)
 	l->applied[l->napplied++] = c;
 }
 
+/* Thread t is no longer ours: its record says so, so that no restore puts
+ * back what is the user's now (a failed write is logged by the journal; the
+ * restore's mask rule still holds for it) */
+static void release_rec(struct ps_live *l, const struct thr *t)
+{
+	if (!l->cfg.dry_run)
+		(void)ps_live_journal_line(l, "release %d %llu\n", (int)t->tid, t->start);
+}
+
 /*
- * A thread we never manage (kernel, real-time, a service manager, filtered
- * out) that carries a mask we applied got it from a parent we confined:
- * widen it to the online CPUs the first time it is seen.
+ * A thread we never manage (real-time, a service manager, filtered out)
+ * that was born of a thread of ours, with our set still on it, got the set
+ * from us: widen it to the online CPUs the first time it is seen. One that
+ * merely has a mask equal to a set of ours (a kernel thread, a `taskset`
+ * started before us) is not ours and is never written.
  */
 static void release_excluded(struct ps_live *l, struct thr *t)
 {
@@ -68,15 +124,31 @@ static void release_excluded(struct ps_live *l, struct thr *t)
 
 	t->checked = 1;
 	if (l->cfg.dry_run || !l->napplied || ps_live_get_mask(t->tid, l->scratch, nb) ||
-	    !memcmp(l->scratch, l->online, (size_t)nb) || !is_applied(l, l->scratch))
+	    !memcmp(l->scratch, l->online, (size_t)nb))
+		return;
+	/* recorded by us until it became one we do not manage (an exec into
+	 * an excluded command): ours while on the last set we gave it */
+	if (t->recorded) {
+		if (memcmp(l->scratch, l->set_os, (size_t)nb))
+			return;
+		if (!ps_live_set_mask(t->tid, l->online, nb)) {
+			lg(l, "thread %d (ours, not to manage now): widened to %s", (int)t->tid,
+			   l->online_str);
+			release_rec(l, t);
+		}
+		return;
+	}
+	if (!inherited(l, t, l->scratch))
 		return;
 	if (!ps_live_set_mask(t->tid, l->online, nb))
 		lg(l, "thread %d (not ours to manage) had a set we applied, inherited: "
 		   "widened to %s", (int)t->tid, l->online_str);
 }
 
-/* Process pid left our care (moved into an excluded cgroup): every thread
- * of it on a set we applied gets the online CPUs back (what it had). */
+/* Process pid left our care (moved into an excluded cgroup): each thread
+ * of it that is ours (recorded, or born of ours) and still on the last set
+ * we gave it gets the online CPUs back (what it had); a thread of it with a
+ * mask of its own keeps it. */
 static void aff_release(struct ps_live *l, pid_t pid)
 {
 	char path[512];
@@ -93,15 +165,50 @@ static void aff_release(struct ps_live *l, pid_t pid)
 	while ((de = readdir(d))) {
 		long tid = strtol(de->d_name, NULL, 10);
 
-		if (tid <= 0 || ps_live_get_mask((pid_t)tid, l->scratch, nb) ||
-		    !is_applied(l, l->scratch))
+		const struct thr *t = ps_live_find_thr(l, pid, (pid_t)tid);
+		struct thr fresh;
+
+		if (tid <= 0 || ps_live_get_mask((pid_t)tid, l->scratch, nb))
 			continue;
+		if (!t) {
+			/* born since the last scan: its lineage decides */
+			memset(&fresh, 0, sizeof(fresh));
+			fresh.tid = (pid_t)tid;
+			fresh.tgid = pid;
+			fresh.ppid = -1;
+			fresh.start = ps_live_starttime(l->cfg.root, tid);
+			if (!fresh.start || !inherited(l, &fresh, l->scratch))
+				continue;
+		} else if (t->managed != 1 || memcmp(l->scratch, l->set_os, (size_t)nb)) {
+			continue;
+		}
 		n += !ps_live_set_mask((pid_t)tid, l->online, nb);
 	}
 	closedir(d);
 	if (n)
 		lg(l, "process %d is no longer ours (an excluded cgroup): %d thread(s) back on %s",
 		   (int)pid, n, l->online_str);
+}
+
+/* Threads with no record of ours (new ones, and ones we do not manage)
+ * that were born of a thread of ours and carry a set of ours: the online
+ * CPUs, when no record will put them back (the journal cannot be written;
+ * after the restore). The user's (managed 2, not excluded) are skipped.
+ * How many were set. */
+static int widen_unrecorded(struct ps_live *l)
+{
+	int i, nb = PS_LIVE_MAX_CPUS, n = 0;
+
+	for (i = 0; i < l->thr_n; i++) {
+		struct thr *t = &l->thr[i];
+
+		if (t->managed == 1 || t->managed == 3 || t->recorded ||
+		    (t->managed == 2 && !t->excluded) || ps_live_get_mask(t->tid, l->scratch, nb) ||
+		    !memcmp(l->scratch, l->online, (size_t)nb) || !inherited(l, t, l->scratch))
+			continue;
+		n += !ps_live_set_mask(t->tid, l->online, nb);
+	}
+	return n;
 }
 
 static int affinity_apply(struct ps_live *l, int changed)
@@ -125,10 +232,11 @@ static int affinity_apply(struct ps_live *l, int changed)
 			t->managed = 2;
 			continue;
 		}
-		/* the machine's mask, or one of ours inherited from a managed
-		 * parent; anything else is the user's */
-		if (memcmp(l->scratch, l->online, (size_t)nb) &&
-		    memcmp(l->scratch, l->allowed_os, (size_t)nb) && !inherited(l, t, l->scratch)) {
+		/* the machine's mask, or one of ours inherited from a thread
+		 * of ours (its lineage; a parent process sorts first, so it is
+		 * recorded above when it is new too); anything else is the
+		 * user's, even when it equals our set */
+		if (memcmp(l->scratch, l->online, (size_t)nb) && !inherited(l, t, l->scratch)) {
 			t->managed = 2;
 			lg(l, "thread %d has an affinity of its own, narrower than the "
 			   "online CPUs: left alone", (int)t->tid);
@@ -140,6 +248,10 @@ static int affinity_apply(struct ps_live *l, int changed)
 			if (jr)
 				continue;
 		}
+		/* ours since now (its record), or since its birth when it
+		 * was born of ours: its own children then are ours too */
+		t->owned_at = memcmp(l->scratch, l->online, (size_t)nb) ? t->start :
+									   ps_live_now_ticks(l);
 		t->managed = 3;
 		t->newrec = 1;
 		/* already on the allowed set (inherited, or every PU when the
@@ -149,7 +261,7 @@ static int affinity_apply(struct ps_live *l, int changed)
 	/* a new set: its record first, so a restore can tell our masks from
 	 * the user's */
 	if (changed && !l->cfg.dry_run && !jr) {
-		char list[8192];
+		char list[PS_JOURNAL_FIELD];
 
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
 		jr = ps_live_journal_line(l, "applied %s\n", list);
@@ -170,16 +282,8 @@ static int affinity_apply(struct ps_live *l, int changed)
 		/* a thread we could not record that carries our set got it
 		 * from a parent we confined: it goes back to the online CPUs
 		 * now, since nothing would put it back later */
-		int widened = 0;
+		int widened = widen_unrecorded(l);
 
-		for (i = 0; i < l->thr_n; i++) {
-			struct thr *t = &l->thr[i];
-
-			if (t->managed || ps_live_get_mask(t->tid, l->scratch, nb) ||
-			    !memcmp(l->scratch, l->online, (size_t)nb) || !is_applied(l, l->scratch))
-				continue;
-			widened += !ps_live_set_mask(t->tid, l->online, nb);
-		}
 		if (widened)
 			lg(l, "journal not writable: %d inherited thread(s) put back on %s", widened,
 			   l->online_str);
@@ -189,11 +293,8 @@ static int affinity_apply(struct ps_live *l, int changed)
 		memcpy(l->allowed_os, l->set_os, (size_t)nb);
 		changed = 0;
 	}
-	if (l->journal_tasks > 256 && l->journal_tasks > 2 * l->thr_n && !jr) {
-		r = ps_live_journal_compact(l);
-		if (r)
-			lg(l, "journal: compaction failed: %s", strerror(-r));
-	}
+	if (!jr)
+		(void)ps_live_journal_tidy(l);
 	if (l->cfg.dry_run || (!changed && !fresh))
 		return jr;
 	/* one kernel CPU set for every thread */
@@ -232,6 +333,7 @@ static int affinity_apply(struct ps_live *l, int changed)
 			ps_cpulist_format(l->scratch, nb, now, sizeof(now));
 			lg(l, "thread %d: its mask was changed to %s since we set it: the "
 			   "user's now, let go", (int)t->tid, now);
+			release_rec(l, t);
 			continue;
 		}
 		t->fresh = 0;
@@ -241,8 +343,10 @@ static int affinity_apply(struct ps_live *l, int changed)
 		if (r) {
 			lg(l, "thread %d: sched_setaffinity: %s; left as it is", (int)t->tid,
 			   strerror(-r));
-			if (r == -EPERM)
+			if (r == -EPERM) {
 				t->managed = 2;
+				release_rec(l, t);
+			}
 		}
 	}
 	CPU_FREE(set);
@@ -278,6 +382,21 @@ static int aff_sweep(struct ps_live *l)
 	return affinity_apply(l, 0);
 }
 
+/* After the restore: a thread we did not record (born since the final
+ * sweep) that was born of a thread of ours and carries a set of ours got
+ * it from us: the online CPUs, as its parent now has */
+static void aff_after_restore(struct ps_live *l)
+{
+	int n;
+
+	if (l->cfg.dry_run)
+		return;
+	n = widen_unrecorded(l);
+	if (n)
+		lg(l, "%d thread(s) born as we stopped, with our set: back on %s", n,
+		   l->online_str);
+}
+
 const struct ps_live_backend_ops ps_live_backend_affinity = {
 	.name = "affinity",
 	.label = "affinity",
@@ -287,4 +406,5 @@ const struct ps_live_backend_ops ps_live_backend_affinity = {
 	.apply = aff_apply,
 	.sweep = aff_sweep,
 	.release = aff_release,
+	.after_restore = aff_after_restore,
 };

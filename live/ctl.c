@@ -642,12 +642,18 @@ void ps_live_close(struct ps_live *l)
 
 	if (!l)
 		return;
-	/* run: the threads born since the last interval carry our set too;
-	 * a full listing (no cached parents) records them for the restore */
-	if (l->journal_fd >= 0 && l->started && l->be->sweep && !l->cfg.whole_system) {
+	/* the threads born since the last interval carry our set too; a full
+	 * listing (no cached parents) records them for the restore (run and
+	 * the daemon alike: a child forked just before the stop stayed
+	 * confined, issue 23 item 3) */
+	int swept = 0;
+
+	if (l->journal_fd >= 0 && l->started && l->be->sweep) {
 		l->full_scan = 1;
-		if (!l->src->scan(l, l->cfg.interval_s))
+		if (!l->src->scan(l, l->cfg.interval_s)) {
 			l->be->sweep(l);
+			swept = 1;
+		}
 	}
 	/* the restore reads /proc: our descriptors go first (a limit of
 	 * open files must not leave a thread confined) */
@@ -663,11 +669,25 @@ void ps_live_close(struct ps_live *l)
 		if (!ps_live_restore_journal(l->cfg.root, l->journal_path, l->cfg.log,
 					     l->cfg.log_arg, &restored) && restored)
 			lg(l, "restored %d thread mask(s)", restored);
+		/* born between the sweep and its parent's restore, with our
+		 * set: one more listing, and those (by lineage) widened */
+		if (swept && l->be->after_restore) {
+			l->full_scan = 1;
+			if (!l->src->scan(l, l->cfg.interval_s))
+				l->be->after_restore(l);
+		}
 	}
 	if (l->state_path[0])
 		unlink(l->state_path);
-	if (l->cfg.metrics_path)
-		unlink(l->cfg.metrics_path);
+	/* the metrics file only while it is the one we wrote last: not a
+	 * link or a file someone put there since */
+	if (l->cfg.metrics_path) {
+		struct stat mst;
+
+		if (!lstat(l->cfg.metrics_path, &mst) && S_ISREG(mst.st_mode) && l->metrics_ino &&
+		    mst.st_ino == l->metrics_ino && mst.st_dev == l->metrics_dev)
+			unlink(l->cfg.metrics_path);
+	}
 	if (l->have_dec) {
 		ps_decision_fini(&l->dec[0]);
 		ps_decision_fini(&l->dec[1]);

@@ -21,24 +21,28 @@
 
 int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 {
-	char buf[1400];
+	char *buf = NULL;
 	va_list ap;
 	ssize_t w;
-	int n;
+	int n, r = 0;
 
 	if (l->journal_fd < 0)
 		return l->cfg.dry_run ? 0 : -EBADF;
+	/* a record of any length (a CPU list of a large machine): never cut */
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vasprintf(&buf, fmt, ap);
 	va_end(ap);
-	if (n <= 0 || (size_t)n >= sizeof(buf) || buf[n - 1] != '\n')
+	if (n < 0)
+		return -ENOMEM;
+	if (!n || buf[n - 1] != '\n') {
+		free(buf);
 		return -EINVAL;
+	}
 	/* one write(2) per record (O_APPEND): a record is never split, and a
 	 * short write is cut off again so no torn line stays behind */
 	w = write(l->journal_fd, buf, (size_t)n);
 	if (w != n) {
-		int r = w < 0 ? -errno : -ENOSPC;
-
+		r = w < 0 ? -errno : -ENOSPC;
 		if (w > 0 && ftruncate(l->journal_fd, l->journal_size))
 			r = -errno;
 		if (!l->journal_err)
@@ -46,6 +50,7 @@ int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 			   l->journal_path, w > 0 ? "short write (disk full or file size limit)" :
 			   strerror(-r));
 		l->journal_err = 1;
+		free(buf);
 		return r;
 	}
 	if (l->journal_err)
@@ -55,7 +60,27 @@ int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 	l->journal_dirty = 1;
 	if (!strncmp(buf, "task ", 5))
 		l->journal_tasks++;
+	else if (!strncmp(buf, "applied ", 8))
+		l->journal_applied++;
+	free(buf);
 	return 0;
+}
+
+/* Compact when task records outnumber the threads (threads come and go)
+ * or the sets applied pile up (a varying load): the journal stays the size
+ * of what it must hold. 0, or -errno (logged) */
+int ps_live_journal_tidy(struct ps_live *l)
+{
+	int r;
+
+	if (l->journal_fd < 0 || l->journal_err ||
+	    !((l->journal_tasks > 256 && l->journal_tasks > 2 * l->thr_n) ||
+	      l->journal_applied > 64))
+		return 0;
+	r = ps_live_journal_compact(l);
+	if (r)
+		lg(l, "journal: compaction failed: %s", strerror(-r));
+	return r;
 }
 
 /* On disk before anything it records is changed. */
@@ -96,17 +121,20 @@ static int cmp_tid_start(const void *a, const void *b)
 }
 
 /*
- * Rewrite the journal with the records still needed: every non-task record
- * (the last NR_KEEP_APPLIED "applied" ones), and a task record only while
- * its thread is managed. A new file, synced, renamed over the old one: a
- * crash leaves one or the other, both complete.
+ * Rewrite the journal with the records still needed: every record that is
+ * not a thread's or a set's, the last NR_KEEP_APPLIED "applied" ones (what
+ * a restore reads), and a task record only while its thread is managed (a
+ * released thread's record goes, and its release with it). A new file,
+ * synced, renamed over the old one: a crash leaves one or the other, both
+ * complete.
  */
-#define NR_KEEP_APPLIED 16
 int ps_live_journal_compact(struct ps_live *l)
 {
-	char tmp[600], line[1300];
+	char tmp[600], *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
 	unsigned long long *keys = NULL, key[2];
-	struct ps_journal_rec rec;
+	struct ps_journal_rec *recp = NULL;
 	int i, nk = 0, fd = -1, r = 0, napplied = 0, seen_applied = 0, ntasks = 0;
 	long size = 0;
 	FILE *f;
@@ -114,8 +142,12 @@ int ps_live_journal_compact(struct ps_live *l)
 	if (l->journal_fd < 0)
 		return 0;
 	keys = malloc(sizeof(*keys) * 2 * ((size_t)l->thr_n + 1));
-	if (!keys)
+	recp = malloc(sizeof(*recp));
+	if (!keys || !recp) {
+		free(keys);
+		free(recp);
 		return -ENOMEM;
+	}
 	for (i = 0; i < l->thr_n; i++)
 		if (l->thr[i].managed == 1) {
 			keys[2 * nk] = (unsigned long long)l->thr[i].tid;
@@ -128,8 +160,8 @@ int ps_live_journal_compact(struct ps_live *l)
 		r = -errno;
 		goto out;
 	}
-	while (fgets(line, sizeof(line), f))
-		if (!ps_journal_parse_line(line, &rec) && rec.kind == 'a')
+	while (getline(&line, &cap, f) > 0)
+		if (!ps_journal_parse_line(line, recp) && recp->kind == 'a')
 			napplied++;
 	rewind(f);
 	snprintf(tmp, sizeof(tmp), "%s.new", l->journal_path);
@@ -140,19 +172,21 @@ int ps_live_journal_compact(struct ps_live *l)
 		fclose(f);
 		goto out;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t n = strlen(line);
+	while ((got = getline(&line, &cap, f)) > 0) {
+		size_t n = (size_t)got;
 
-		if (!n || line[n - 1] != '\n' || ps_journal_parse_line(line, &rec))
+		if (line[n - 1] != '\n' || strlen(line) != n || ps_journal_parse_line(line, recp))
 			continue;
-		if (rec.kind == 't') {
-			key[0] = (unsigned long long)rec.id;
-			key[1] = rec.starttime;
+		if (recp->kind == 'r')
+			continue;
+		if (recp->kind == 't') {
+			key[0] = (unsigned long long)recp->id;
+			key[1] = recp->starttime;
 			if (!bsearch(key, keys, (size_t)nk, sizeof(*keys) * 2, cmp_tid_start))
 				continue;
 			ntasks++;
 		}
-		if (rec.kind == 'a' && seen_applied++ < napplied - NR_KEEP_APPLIED)
+		if (recp->kind == 'a' && seen_applied++ < napplied - NR_KEEP_APPLIED)
 			continue;
 		if (write(fd, line, n) != (ssize_t)n) {
 			r = errno ? -errno : -ENOSPC;
@@ -174,9 +208,12 @@ int ps_live_journal_compact(struct ps_live *l)
 	l->journal_fd = fd;
 	l->journal_size = size;
 	l->journal_tasks = ntasks;
+	l->journal_applied = napplied < NR_KEEP_APPLIED ? napplied : NR_KEEP_APPLIED;
 	l->journal_dirty = 0;
 out:
 	free(keys);
+	free(recp);
+	free(line);
 	return r;
 }
 
@@ -254,7 +291,7 @@ void ps_live_recover(struct ps_live *l)
 static int restore_cgroup(const char *root, const char *path, const char *origin,
 			  void (*log)(void *, const char *), void *arg)
 {
-	char file[1200], dst[1200], *buf, *p, *nl;
+	char file[PS_JOURNAL_FIELD + 64], dst[PS_JOURNAL_FIELD + 64], *buf, *p, *nl;
 	int n, moved = 0, tries, r;
 
 	buf = malloc(1 << 20);
@@ -316,8 +353,6 @@ static int other_instance_cgroup(const char *root, const char *skip)
 	return found;
 }
 
-#define NR_APPLIED_MAX 64
-
 /*
  * quiet-parked: an IRQ's affinity, the unbound workqueue mask or the
  * default IRQ affinity back to what it was, while it holds a set we applied
@@ -367,15 +402,36 @@ static int restore_parked(const char *root, const struct ps_journal_rec *rec,
 	return 1;
 }
 
+/* a release record: thread (tid, start) is no longer ours from line on */
+struct released {
+	long long tid;
+	unsigned long long start;
+	int line;
+};
+
+/* released after line `line` (a record at a later line) */
+static int released_after(const struct released *rl, int n, long long tid,
+			  unsigned long long start, int line)
+{
+	for (int i = 0; i < n; i++)
+		if (rl[i].tid == tid && rl[i].start == start && rl[i].line > line)
+			return 1;
+	return 0;
+}
+
 int ps_live_restore_journal(const char *root, const char *path,
 			    void (*log)(void *arg, const char *msg), void *arg,
 			    int *restored)
 {
-	struct ps_journal_rec rec;
+	struct ps_journal_rec *recp;
 	unsigned char *bits, *cur;
-	char line[1200], *applied[NR_APPLIED_MAX], *kept = NULL, mine[600] = "";
-	size_t kept_len = 0;
+	char *line = NULL, *applied[NR_KEEP_APPLIED] = { NULL }, *kept = NULL, *mine = NULL;
+	char *now = NULL;
+	struct released *rel = NULL;
+	size_t kept_len = 0, cap = 0;
+	ssize_t got;
 	int lineno = 0, r, ok = 0, nbits = PS_LIVE_MAX_CPUS, napplied = 0, fd, i, nfail = 0;
+	int nrel = 0, relcap = 0;
 	FILE *f;
 
 	*restored = 0;
@@ -396,100 +452,128 @@ int ps_live_restore_journal(const char *root, const char *path,
 	}
 	bits = malloc((size_t)nbits);
 	cur = malloc((size_t)nbits);
-	if (!bits || !cur) {
+	recp = malloc(sizeof(*recp));
+	now = malloc(PS_JOURNAL_FIELD);
+	if (!bits || !cur || !recp || !now) {
 		free(bits);
 		free(cur);
+		free(recp);
+		free(now);
 		fclose(f);
 		return -ENOMEM;
 	}
 	/* threads first (their masks), then cgroups, then controllers, in
-	 * reverse of how they were made; before them, the sets we applied: a
-	 * thread is put back only while its mask is one of them (else the
-	 * user changed it since, and it is theirs) */
+	 * reverse of how they were made; before them, the last sets we
+	 * applied and the threads let go: a thread is put back only while its
+	 * mask is the last set we applied (or the one before, when we stopped
+	 * in the middle of a change) and it was not let go since (else the
+	 * user changed it, and it is theirs). Lines of any length */
 	for (int pass = -1; pass < 3; pass++) {
 		rewind(f);
 		lineno = 0;
-		while (fgets(line, sizeof(line), f)) {
-			size_t len = strlen(line);
+		while ((got = getline(&line, &cap, f)) > 0) {
+			size_t len = (size_t)got;
 			int fail = 0;
 
 			lineno++;
-			if (!len || line[len - 1] != '\n') {
-				/* torn (power lost mid-write) or too long: never
-				 * acted on */
+			if (line[len - 1] != '\n' || strlen(line) != len) {
+				/* torn (power lost mid-write), or a NUL in it:
+				 * never acted on */
 				if (pass == 0)
 					ps_live_logf(log, arg, "restore: %s line %d: incomplete, "
 						     "skipped", path, lineno);
-				if (len == sizeof(line) - 1)
-					while (fgets(line, sizeof(line), f) &&
-					       line[strlen(line) - 1] != '\n')
-						;
 				continue;
 			}
-			r = ps_journal_parse_line(line, &rec);
+			r = ps_journal_parse_line(line, recp);
 			if (r < 0 && pass == 0)
 				ps_live_logf(log, arg, "restore: %s line %d: not understood, skipped",
 					     path, lineno);
 			if (r)
 				continue;
-			if (pass == -1 && rec.kind == 'a' && napplied < NR_APPLIED_MAX) {
-				applied[napplied] = strdup(rec.a);
-				napplied += applied[napplied] != NULL;
-			} else if (pass == -1 && rec.kind == 'c') {
-				snprintf(mine, sizeof(mine), "%s", rec.a);
-			} else if (pass == 0 && rec.kind == 'o') {
-				fail = 1; /* kept at the top of a kept journal */
-			} else if (pass == 0 && rec.kind == 't') {
-				char now[8192];
+			if (pass == -1 && recp->kind == 'a') {
+				/* the last NR_KEEP_APPLIED, oldest first */
+				char *c = strdup(recp->a);
 
-				if (ps_live_starttime(root, rec.id) != rec.starttime)
+				if (!c)
+					continue;
+				if (napplied == NR_KEEP_APPLIED) {
+					free(applied[0]);
+					memmove(applied, applied + 1,
+						sizeof(applied[0]) * (NR_KEEP_APPLIED - 1));
+					napplied--;
+				}
+				applied[napplied++] = c;
+			} else if (pass == -1 && recp->kind == 'r') {
+				if (nrel == relcap) {
+					struct released *nr;
+
+					relcap = relcap ? 2 * relcap : 64;
+					nr = realloc(rel, sizeof(*rel) * (size_t)relcap);
+					if (!nr)
+						continue; /* restored, then: as before */
+					rel = nr;
+				}
+				rel[nrel].tid = recp->id;
+				rel[nrel].start = recp->starttime;
+				rel[nrel++].line = lineno;
+			} else if (pass == -1 && recp->kind == 'c') {
+				free(mine);
+				mine = strdup(recp->a);
+			} else if (pass == 0 && recp->kind == 'o') {
+				fail = 1; /* kept at the top of a kept journal */
+			} else if (pass == 0 && recp->kind == 'r') {
+				fail = 1; /* kept with the task records it answers */
+			} else if (pass == 0 && recp->kind == 't') {
+				if (ps_live_starttime(root, recp->id) != recp->starttime)
 					continue; /* gone, or the TID was reused */
-				if (ps_cpulist_parse(rec.a, bits, nbits)) {
+				if (released_after(rel, nrel, recp->id, recp->starttime, lineno))
+					continue; /* let go as the user's, or given back */
+				if (ps_cpulist_parse(recp->a, bits, nbits)) {
 					ps_live_logf(log, arg, "restore: %s line %d: bad CPU list '%s'",
-						     path, lineno, rec.a);
+						     path, lineno, recp->a);
 					continue;
 				}
-				if (ps_live_get_mask((pid_t)rec.id, cur, nbits) ||
-				    ps_cpulist_format(cur, nbits, now, sizeof(now)))
+				if (ps_live_get_mask((pid_t)recp->id, cur, nbits) ||
+				    ps_cpulist_format(cur, nbits, now, PS_JOURNAL_FIELD))
 					continue;
 				for (i = 0; i < napplied && strcmp(applied[i], now); i++)
 					;
 				if (i == napplied) {
-					if (strcmp(now, rec.a))
+					if (strcmp(now, recp->a))
 						ps_live_logf(log, arg, "restore: thread %lld has %s, not "
 							     "a set we applied: the user's, left as it is",
-							     rec.id, now);
+							     recp->id, now);
 					continue;
 				}
-				r = ps_live_set_mask((pid_t)rec.id, bits, nbits);
+				r = ps_live_set_mask((pid_t)recp->id, bits, nbits);
 				if (r && r != -ESRCH) {
 					ps_live_logf(log, arg, "restore: thread %lld to %s: %s",
-						     rec.id, rec.a, strerror(-r));
+						     recp->id, recp->a, strerror(-r));
 					fail = 1;
 				} else if (!r) {
 					ok++;
 				}
-			} else if (pass == 0 && (rec.kind == 'i' || rec.kind == 'w' || rec.kind == 'd')) {
-				r = restore_parked(root, &rec, applied, napplied, bits, log, arg);
+			} else if (pass == 0 && (recp->kind == 'i' || recp->kind == 'w' || recp->kind == 'd')) {
+				r = restore_parked(root, recp, applied, napplied, bits, log, arg);
 				fail = r < 0;
 				ok += r > 0;
-			} else if (pass == 1 && rec.kind == 'c') {
-				fail = restore_cgroup(root, rec.a, rec.b, log, arg) != 0;
-			} else if (pass == 2 && rec.kind == 's') {
+			} else if (pass == 1 && recp->kind == 'c') {
+				fail = restore_cgroup(root, recp->a, recp->b, log, arg) != 0;
+			} else if (pass == 2 && recp->kind == 's') {
 				char file[1200];
 
 				/* cpuset stays on while another instance's cgroup
 				 * needs it (that one turns it off when it ends) */
-				if (other_instance_cgroup(root, mine[0] ? mine : NULL)) {
+				if (other_instance_cgroup(root, mine)) {
 					ps_live_logf(log, arg, "restore: cpuset left on in %s: another "
-						     "powersched cgroup is there", rec.a);
+						     "powersched cgroup is there", recp->a);
 					continue;
 				}
 				snprintf(file, sizeof(file), "%s/sys/fs/cgroup/cgroup.subtree_control",
 					 root);
 				r = ps_live_guarded_write(root, file, "-cpuset", log, arg);
 				if (r) {
-					ps_live_logf(log, arg, "restore: -cpuset in %s: %s", rec.a,
+					ps_live_logf(log, arg, "restore: -cpuset in %s: %s", recp->a,
 						     strerror(-r));
 					fail = 1;
 				}
@@ -497,7 +581,7 @@ int ps_live_restore_journal(const char *root, const char *path,
 			if (fail) {
 				char *k;
 
-				nfail += rec.kind != 'o';
+				nfail += recp->kind != 'o' && recp->kind != 'r';
 				k = realloc(kept, kept_len + len + 1);
 
 				if (k) {
@@ -512,6 +596,11 @@ int ps_live_restore_journal(const char *root, const char *path,
 		free(applied[i]);
 	free(bits);
 	free(cur);
+	free(recp);
+	free(now);
+	free(rel);
+	free(mine);
+	free(line);
 	fclose(f);
 	*restored = ok;
 	/* a record that could not be put back stays, for a later start; the

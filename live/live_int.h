@@ -22,6 +22,10 @@
 #define ACTIVE_BUSY 0.25 /* a PU busier than this over an interval is active */
 #define NR_RECENT 8
 #define NR_APPLIED 32
+/* the sets a restore accepts as ours: the last applied, and the one before
+ * (a stop in the middle of a change) */
+#define NR_KEEP_APPLIED 2
+#define PS_LIVE_NR_HEIRS 4096
 #define PS_LIVE_STATBUF (256 * 1024) /* /proc/stat of 4096 CPUs fits */
 
 struct thr {
@@ -39,6 +43,10 @@ struct thr {
 	int newrec;   /* recorded in this apply: its mask, read then, is the
 		       * one it has (not the set of the interval before) */
 	int checked;  /* excluded: looked at for a mask of ours once */
+	int recorded; /* excluded now, ours (recorded) until then */
+	unsigned long long owned_at; /* ours since (start-time clock: ticks
+				      * since boot): its record, or its birth
+				      * when it was born of a thread of ours */
 	char pexcl;   /* excluded by its process (PID 1, a manager, comm) */
 	char agg;     /* carried on its process's aggregate: not read this scan */
 	double read_at; /* l->scan_clock at its last schedstat read */
@@ -96,6 +104,7 @@ struct ps_live {
 	char why[160];
 	struct ps_live_auto autos; /* live/auto.c */
 	int metrics_err;           /* the last metrics write's error, logged once */
+	unsigned long long metrics_dev, metrics_ino; /* the file we wrote last */
 	enum ps_live_backend backend;
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
 	char cg_written[8192]; /* what cpuset.cpus holds */
@@ -107,6 +116,7 @@ struct ps_live {
 	int journal_dirty, journal_err;
 	long journal_size;       /* bytes of complete records */
 	int journal_tasks;       /* task records in it (compaction) */
+	int journal_applied;     /* applied records in it (compaction) */
 	char journal_path[512], state_path[512];
 	unsigned char *online, *allowed_os, *scratch;
 	unsigned char *set_os;   /* affinity: the set on the managed threads now */
@@ -177,6 +187,10 @@ struct ps_live {
 	char park_last[8192];     /* the set we wrote last */
 	struct proc_ent *procs;   /* last interval's processes, by pid */
 	int nprocs;
+	/* lineage: TIDs the proc connector saw born of a thread of ours (a
+	 * ring; the parent may be gone by the next scan) */
+	pid_t heirs[PS_LIVE_NR_HEIRS];
+	int nheirs;               /* written so far (the ring's next slot, mod) */
 };
 
 /* log through the configured callback */
@@ -223,6 +237,9 @@ struct ps_live_backend_ops {
 	int (*apply)(struct ps_live *l, const char *list, int changed);
 	int (*sweep)(struct ps_live *l);
 	void (*release)(struct ps_live *l, pid_t pid);
+	/* after the journal's restore, on a fresh scan: threads born of ours
+	 * since the final sweep, with our set, get theirs back (or NULL) */
+	void (*after_restore)(struct ps_live *l);
 	/* CPU seconds the managed tasks have used so far, exact and in one
 	 * read whatever their number (cgroup: cpu.stat usage_usec); negative
 	 * when it cannot be read. NULL: the backend has no such count */
@@ -263,6 +280,8 @@ int ps_live_journal_line(struct ps_live *l, const char *fmt, ...)
 int ps_live_journal_sync(struct ps_live *l);
 int ps_live_journal_open(struct ps_live *l);
 int ps_live_journal_compact(struct ps_live *l);
+/* compact when the journal holds much more than it must; 0 or -errno */
+int ps_live_journal_tidy(struct ps_live *l);
 void ps_live_recover(struct ps_live *l);
 /* fd (or st) is a regular file (want_dir: a directory) owned by us and
  * writable by no one else; 0 or -EPERM */
@@ -284,6 +303,16 @@ void ps_live_procevents_close(struct ps_live *l);
 struct thr *ps_live_find_thr(const struct ps_live *l, pid_t tgid, pid_t tid);
 int ps_live_members_cgroup(struct ps_live *l, int (*each)(struct ps_live *, pid_t));
 int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t));
+
+/* ownership (backend_affinity.c). born_of_ours: thread t was made by a
+ * thread of ours while that one was ours (its lineage), so a set of ours
+ * it carries is inherited from us; now_ticks: now, in start-time ticks */
+int ps_live_born_of_ours(const struct ps_live *l, const struct thr *t);
+unsigned long long ps_live_now_ticks(const struct ps_live *l);
+/* procevents.c: a birth of a thread of ours, from the connector */
+void ps_live_heir_add(struct ps_live *l, pid_t tid);
+/* source_proc.c: seconds since boot (the configured root's /proc/uptime) */
+double ps_live_uptime(const struct ps_live *l);
 
 /* backend_cgroup.c */
 int ps_live_cgroup_usable(struct ps_live *l);

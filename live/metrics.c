@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "live_int.h"
+#include "ps/outfile.h"
 #include "ps/topo.h"
 
 /* a label value: backslash, double quote and newline escaped */
@@ -49,13 +50,13 @@ static void sample(FILE *f, const struct ps_live_figures *x, const char *name,
 
 int ps_live_metrics_write(const char *path, const struct ps_live_figures *x)
 {
-	char tmp[4200];
+	struct ps_outfile o;
 	FILE *f;
-	int k, err;
+	int k;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
+	/* a new temporary file, renamed over path: a link planted at
+	 * path.tmp (or at path) is never followed (issue 23, item 7) */
+	f = ps_out_open(&o, path, 0644);
 	if (!f)
 		return -errno;
 	head(f, "powersched_allowed_pus", "gauge",
@@ -101,16 +102,5 @@ int ps_live_metrics_write(const char *path, const struct ps_live_figures *x)
 	sample(f, x, "powersched_demand_cpus", NULL, NULL, x->demand);
 	head(f, "powersched_threads", "gauge", "Threads seen in the last interval.");
 	sample(f, x, "powersched_threads", NULL, NULL, x->threads);
-	err = ferror(f);
-	if (fclose(f) || err) {
-		err = errno ? errno : EIO;
-		remove(tmp);
-		return -err;
-	}
-	if (rename(tmp, path)) {
-		err = errno;
-		remove(tmp);
-		return -err;
-	}
-	return 0;
+	return ps_out_commit(&o);
 }

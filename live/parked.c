@@ -218,6 +218,9 @@ void ps_live_park(struct ps_live *l, const char *list)
 		l->park_said_none = 1;
 	}
 	snprintf(l->park_last, sizeof(l->park_last), "%s", list);
+	/* with the cgroup backend, each set adds an applied record here */
+	if (l->backend != PS_BACKEND_AFFINITY)
+		(void)ps_live_journal_tidy(l);
 	if (moved || take[0])
 		lg(l, "quiet-parked: %d IRQ(s)%s on %s", moved,
 		   l->park_wq == 1 ? " and the unbound workqueues" : "", list);

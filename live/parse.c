@@ -328,12 +328,48 @@ static int cgroup_path_ok(const char *p)
 	return 1;
 }
 
+/* The next space-separated word of *p into out (cap bytes with its NUL):
+ * 0, or -EINVAL when there is none or it does not fit (never cut). */
+static int word(const char **p, char *out, size_t cap)
+{
+	const char *s = *p + strspn(*p, " \t");
+	size_t n = strcspn(s, " \t\n");
+
+	if (!n || n >= cap)
+		return -EINVAL;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	*p = s + n;
+	return 0;
+}
+
+/* nothing but blanks up to the end of the line */
+static int at_end(const char *p)
+{
+	p += strspn(p, " \t");
+	return !*p || *p == '\n';
+}
+
+/* "ID STARTTIME" into out, and *p past them */
+static int id_start(const char **p, struct ps_journal_rec *out)
+{
+	int n = 0;
+
+	if (sscanf(*p, "%lld %llu%n", &out->id, &out->starttime, &n) != 2 || out->id <= 0)
+		return -EINVAL;
+	*p += n;
+	return 0;
+}
+
 int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 {
 	char kind[16];
 	int n = 0;
 
-	memset(out, 0, sizeof(*out));
+	out->kind = 0;
+	out->id = 0;
+	out->starttime = 0;
+	out->a[0] = out->b[0] = '\0';
 	while (*line == ' ' || *line == '\t')
 		line++;
 	if (!*line || *line == '\n' || *line == '#')
@@ -348,12 +384,15 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 			return -EINVAL;
 	} else if (!strcmp(kind, "task")) {
 		out->kind = 't';
-		if (sscanf(line, "%lld %llu %511s", &out->id, &out->starttime, out->a) != 3 ||
-		    out->id <= 0)
+		if (id_start(&line, out) || word(&line, out->a, sizeof(out->a)) || !at_end(line))
+			return -EINVAL;
+	} else if (!strcmp(kind, "release")) {
+		out->kind = 'r';
+		if (id_start(&line, out) || !at_end(line))
 			return -EINVAL;
 	} else if (!strcmp(kind, "applied")) {
 		out->kind = 'a';
-		if (sscanf(line, "%511s", out->a) != 1)
+		if (word(&line, out->a, sizeof(out->a)) || !at_end(line))
 			return -EINVAL;
 	} else if (!strcmp(kind, "cgroup")) {
 		size_t len;
@@ -361,11 +400,11 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 		out->kind = 'c';
 		/* ORIGIN is the rest of the line: a cgroup name may hold spaces.
 		 * PATH is one of ours, right under the root: "/powersched-NAME" */
-		if (sscanf(line, "%511s %n", out->a, &n) != 1 ||
+		if (word(&line, out->a, sizeof(out->a)) ||
 		    strncmp(out->a, "/powersched-", 12) || !out->a[12] ||
 		    strchr(out->a + 1, '/') || strstr(out->a, ".."))
 			return -EINVAL;
-		line += n;
+		line += strspn(line, " \t");
 		len = strcspn(line, "\n");
 		if (line[0] != '/' || len >= sizeof(out->b))
 			return -EINVAL;
@@ -375,19 +414,23 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 			return -EINVAL;
 	} else if (!strcmp(kind, "irq")) {
 		out->kind = 'i';
-		if (sscanf(line, "%lld %511s", &out->id, out->a) != 2 || out->id < 0 ||
-		    out->id > 1 << 24)
+		if (sscanf(line, "%lld%n", &out->id, &n) != 1 || out->id < 0 || out->id > 1 << 24)
+			return -EINVAL;
+		line += n;
+		if (word(&line, out->a, sizeof(out->a)) || !at_end(line))
 			return -EINVAL;
 	} else if (!strcmp(kind, "wqmask") || !strcmp(kind, "irqdefault")) {
 		out->kind = kind[0] == 'w' ? 'w' : 'd';
-		if (sscanf(line, "%511s", out->a) != 1 || strspn(out->a, "0123456789abcdefABCDEF,") !=
-		    strlen(out->a))
+		if (word(&line, out->a, sizeof(out->a)) || !at_end(line) ||
+		    strspn(out->a, "0123456789abcdefABCDEF,") != strlen(out->a))
 			return -EINVAL;
 	} else if (!strcmp(kind, "subtree")) {
 		out->kind = 's';
 		/* only the root's: that is the one place we enable cpuset */
-		if (sscanf(line, "%511s %511s", out->a, out->b) < 1 || strcmp(out->a, "/") ||
-		    (out->b[0] && strcmp(out->b, "shared")))
+		if (word(&line, out->a, sizeof(out->a)) || strcmp(out->a, "/"))
+			return -EINVAL;
+		if (!at_end(line) && (word(&line, out->b, sizeof(out->b)) ||
+				      strcmp(out->b, "shared") || !at_end(line)))
 			return -EINVAL;
 	} else {
 		return -EINVAL;

@@ -257,14 +257,33 @@ int ps_live_procevents_drain(struct ps_live *l)
 		if (n <= 0)
 			break;
 		l->cn_events++;
-		if (!cn_event(buf, n, &ev, NULL) && !l->cn_births && cn_ours(l, &ev))
+		if (cn_event(buf, n, &ev, NULL))
+			continue;
+		if (!l->cn_births && cn_ours(l, &ev))
 			l->cn_births = 1;
+		/* lineage: a thread of ours made this one (it may be gone, and
+		 * its child reparented, by the next scan) */
+		if (ev.what == PROC_EVENT_FORK) {
+			const struct thr *par = ps_live_find_thr(l,
+				(pid_t)ev.event_data.fork.parent_tgid,
+				(pid_t)ev.event_data.fork.parent_pid);
+
+			if (par && par->managed == 1)
+				ps_live_heir_add(l, (pid_t)ev.event_data.fork.child_pid);
+		}
 	}
 	if (k == 65536)
 		l->cn_births = 1;
 	k = l->cn_births;
 	l->cn_births = 0;
 	return k;
+}
+
+void ps_live_heir_add(struct ps_live *l, pid_t tid)
+{
+	l->heirs[l->nheirs++ % PS_LIVE_NR_HEIRS] = tid;
+	if (l->nheirs == 2 * PS_LIVE_NR_HEIRS)
+		l->nheirs = PS_LIVE_NR_HEIRS; /* full: the ring goes on, no overflow */
 }
 
 void ps_live_procevents_close(struct ps_live *l)

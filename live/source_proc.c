@@ -361,6 +361,11 @@ static int scan_process(struct ps_live *l, pid_t pid)
 			t.excluded = 1;
 			t.pexcl = (char)pexcl;
 			t.checked = p && p->excluded && p->checked;
+			/* a thread of ours that became one we do not manage (an
+			 * exec into an excluded command): recorded, so its set
+			 * is given back by record, not guessed from lineage */
+			t.recorded = p && (p->managed == 1 || p->recorded);
+			t.owned_at = p ? p->owned_at : 0;
 			t.managed = 2; /* from now on left alone; the journal still
 					* puts back what we set before */
 			r = push_thr(l, &t);
@@ -369,6 +374,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 		if (p) {
 			t.util = p->util;
 			t.managed = p->managed == 2 && p->excluded ? 0 : p->managed;
+			t.owned_at = p->owned_at;
 			t.ss_fd = p->ss_fd;
 			p->ss_fd = -1;
 		}
@@ -690,7 +696,7 @@ out:
 	return r;
 }
 
-static double read_uptime(const struct ps_live *l)
+double ps_live_uptime(const struct ps_live *l)
 {
 	char path[512], buf[128];
 
@@ -775,7 +781,7 @@ static int proc_scan(struct ps_live *l, double dt)
 			break;
 	if (i < l->nthr_n)
 		qsort(l->nthr, (size_t)l->nthr_n, sizeof(*l->nthr), cmp_thr);
-	uptime = read_uptime(l);
+	uptime = ps_live_uptime(l);
 	if (hz <= 0)
 		hz = 100;
 	psi = cpu_pressure(l);

@@ -45,8 +45,18 @@ static void write_metrics(struct ps_live *l)
 	if (!l->cfg.metrics_path)
 		return;
 	r = ps_live_metrics_write(l->cfg.metrics_path, &x);
+	if (!r) {
+		struct stat mst;
+
+		/* ours to remove at the end while it is still this file */
+		if (!lstat(l->cfg.metrics_path, &mst)) {
+			l->metrics_dev = mst.st_dev;
+			l->metrics_ino = mst.st_ino;
+		}
+	}
 	if (r && r != l->metrics_err)
-		lg(l, "metrics '%s': %s", l->cfg.metrics_path, strerror(-r));
+		lg(l, "metrics '%s': %s", l->cfg.metrics_path,
+		   r == -ELOOP ? "a symbolic link: not followed, not written" : strerror(-r));
 	l->metrics_err = r;
 }
 

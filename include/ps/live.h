@@ -156,16 +156,23 @@ int ps_cpumask_format_hex(const unsigned char *bits, int nbits, char *out, size_
  *   irq N CPULIST                   (IRQ N's smp_affinity_list before we set it)
  *   wqmask HEX                      (the unbound workqueue cpumask before)
  *   irqdefault HEX                  (/proc/irq/default_smp_affinity before)
+ *   release TID STARTTIME           (a thread of a task record is no longer
+ *                                    ours: the user changed its mask, or we
+ *                                    gave it back; never restored)
  * A PATH is "/powersched-NAME" (one component under the root, no ".."); an
  * ORIGIN is absolute with no "." or ".." component; anything else is not a
  * record. A line without its newline (torn) is never acted on.
  */
+/* A field's room: a CPU list of 4096 CPUs at its longest ("0,2,...,4094"
+ * is 9,685 characters) and a cgroup path (PATH_MAX). A longer field makes
+ * the line not a record (never cut to fit) */
+#define PS_JOURNAL_FIELD 16384
 struct ps_journal_rec {
-	char kind; /* 'o', 't', 'a', 'c', 's', 'i', 'w', 'd' */
+	char kind; /* 'o', 't', 'a', 'c', 's', 'i', 'w', 'd', 'r' */
 	long long id;
 	unsigned long long starttime;
-	char a[512];
-	char b[512];
+	char a[PS_JOURNAL_FIELD];
+	char b[PS_JOURNAL_FIELD];
 };
 
 /**

@@ -59,5 +59,43 @@ sig=$(od -An -tx1 -N8 "$tmp/run.png" 2>/dev/null | tr -d ' \n')
 w=$(od -An -tu1 -j16 -N4 "$tmp/run.png" 2>/dev/null | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 [ "$sig" = 89504e470d0a1a0a ] && [ "$w" = 1200 ] && ok || bad "run --plot: signature $sig, width $w; $(cat "$tmp/e")"
 expect_err "plot '$tmp/x.jpg'" run --plot "$tmp/x.jpg" -- true
+
+# --- issue 23 item 7: files written as root never follow a planted link.
+# Another user's links in a directory anyone may write (/tmp): at the
+# metrics file's old temporary name (root replaced its target, a root-owned
+# file, with metrics), and at the names themselves. The targets stay as
+# they were; the links too; metrics are written beside them or refused.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	pub="$tmp/pub"
+	chmod 711 "$tmp" # nobody may pass through to pub (not list it)
+	mkdir -m 1777 "$pub"
+	echo "root's own" >"$tmp/victim"
+	chmod 644 "$tmp/victim"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/m.prom.tmp"
+	"$PS" run -q --state-dir "$tmp/sd" --metrics "$pub/m.prom" -p power -i 100ms -- \
+		sh -c "sleep 0.5; cp '$pub/m.prom' '$tmp/mid.prom'" 2>"$tmp/e"
+	[ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/m.prom.tmp" ] && [ -s "$tmp/mid.prom" ] && ok ||
+		bad "metrics beside a planted link: victim now '$(head -c 60 "$tmp/victim")', metrics mid-run $(wc -c <"$tmp/mid.prom" 2>/dev/null) bytes; $(cat "$tmp/e")"
+	# a link at the metrics path itself: refused, said once, the run goes on
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/l.prom"
+	"$PS" run --state-dir "$tmp/sd" --metrics "$pub/l.prom" -p power -i 100ms -- sleep 0.5 2>"$tmp/e"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/l.prom" ] &&
+		[ "$(grep -c "metrics '$pub/l.prom': a symbolic link: not followed" "$tmp/e")" = 1 ] && ok ||
+		bad "metrics at a planted link: exit $rc, victim '$(head -c 60 "$tmp/victim")'; $(cat "$tmp/e")"
+	# and run --plot, sim --plot, calibrate -o, at a link: refused, target kept
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/p.png"
+	"$PS" run -q --state-dir "$tmp/sd" -i 100ms --plot "$pub/p.png" -- sleep 0.3 2>"$tmp/e"
+	[ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/p.png" ] && ok ||
+		bad "run --plot at a planted link: victim '$(head -c 60 "$tmp/victim")'; $(cat "$tmp/e")"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/s.svg"
+	"$PS" sim -w cpu:2 -d 200ms --plot "$pub/s.svg" >/dev/null 2>"$tmp/e"
+	rc=$?
+	[ $rc -ne 0 ] && [ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/s.svg" ] && ok ||
+		bad "sim --plot at a planted link: exit $rc, victim '$(head -c 60 "$tmp/victim")'; $(cat "$tmp/e")"
+	chmod 700 "$tmp"
+else
+	echo "metrics: the planted-link checks need root and the user nobody: skipped"
+fi
 echo "metrics cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

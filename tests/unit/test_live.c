@@ -558,6 +558,159 @@ static void test_user_mask_not_restored(void **state)
 	free(dir);
 }
 
+/* pin_first, then the whole set as a list in la and the CPU we are on in
+ * *c0; 1 when there are fewer than 2 CPUs */
+static int pin_first_list(cpu_set_t *all, cpu_set_t *one, char *la, size_t len, int *c0)
+{
+	if (pin_first(all, one))
+		return 1;
+	set_list(all, la, len);
+	for (*c0 = 0; !CPU_ISSET(*c0, one); ++*c0)
+		;
+	return 0;
+}
+
+/* restore_text: write text as a journal, replay it; restored count, and
+ * whether our thread is back on every CPU (then it is set there again for
+ * the next test either way) */
+static int restore_text(const char *text, const cpu_set_t *all, int *back)
+{
+	char *dir = make_tmpdir(), path[4096];
+	cpu_set_t now;
+	int restored = -1, logs = 0;
+
+	write_file(dir, "journal.1", text);
+	snprintf(path, sizeof(path), "%s/journal.1", dir);
+	assert_int_equal(ps_live_restore_journal("/", path, count_log, &logs, &restored), 0);
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	*back = CPU_EQUAL(&now, all);
+	assert_int_equal(sched_setaffinity(0, sizeof(*all), all), 0);
+	remove_tree(dir);
+	free(dir);
+	return restored;
+}
+
+/* issue 23 item 5: the set in force is the last applied record, however
+ * many came before it (the 65th was never read: the mask stayed, the
+ * journal was deleted); and only the last sets count, not every set ever
+ * applied: a thread on a set of long ago was put there by the user */
+static void test_i23_applied_any_number(void **state)
+{
+	char la[256], *text;
+	pid_t tid = gettid();
+	cpu_set_t all, one;
+	int c0, c1, back = 0, k;
+	size_t len = 0, cap = 1 << 16;
+
+	(void)state;
+	if (pin_first_list(&all, &one, la, sizeof(la), &c0)) {
+		skip();
+		return;
+	}
+	for (c1 = c0 + 1; !CPU_ISSET(c1, &all); c1++)
+		;
+	text = malloc(cap);
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "owner 1 1\ntask %d %llu %s\n", (int)tid,
+				own_starttime(tid), la);
+	for (k = 0; k < 64; k++)
+		len += (size_t)snprintf(text + len, cap - len, "applied %d\n", c1);
+	snprintf(text + len, cap - len, "applied %d\n", c0);
+	assert_int_equal(restore_text(text, &all, &back), 1);
+	assert_true(back);
+	/* on c0, applied first; the last two sets were c1: the user's */
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	snprintf(text, cap, "owner 1 1\ntask %d %llu %s\napplied %d\napplied %d\napplied %d\n",
+		 (int)tid, own_starttime(tid), la, c0, c1, c1);
+	assert_int_equal(restore_text(text, &all, &back), 0);
+	assert_false(back);
+	free(text);
+}
+
+/* issue 23 item 6: a thread let go as the user's (its release record) is
+ * not put back from its old task record, though its mask is our set; a
+ * task record after the release (ours again) is */
+static void test_i23_released_not_restored(void **state)
+{
+	char la[256], text[1024];
+	pid_t tid = gettid();
+	unsigned long long st = own_starttime(tid);
+	cpu_set_t all, one;
+	int c0, back = 0;
+
+	(void)state;
+	if (pin_first_list(&all, &one, la, sizeof(la), &c0)) {
+		skip();
+		return;
+	}
+	snprintf(text, sizeof(text), "owner 1 1\ntask %d %llu %s\napplied %d\nrelease %d %llu\n",
+		 (int)tid, st, la, c0, (int)tid, st);
+	assert_int_equal(restore_text(text, &all, &back), 0);
+	assert_false(back);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	snprintf(text, sizeof(text),
+		 "owner 1 1\ntask %d %llu %s\nrelease %d %llu\ntask %d %llu %s\napplied %d\n",
+		 (int)tid, st, la, (int)tid, st, (int)tid, st, la, c0);
+	assert_int_equal(restore_text(text, &all, &back), 1);
+	assert_true(back);
+}
+
+/* issue 23 item 8: fields of any length a machine can have. A record
+ * whose CPU list is ~9,700 characters (every even CPU of 4096, the longest
+ * list ps_cpulist_format writes) is read whole and acted on; a field
+ * longer than a record can hold is not a record (never cut to fit) */
+static void test_i23_long_fields(void **state)
+{
+	static struct ps_journal_rec r;
+	char la[256], *list, *text;
+	pid_t tid = gettid();
+	cpu_set_t all, one;
+	int c0, back = 0;
+	size_t len = 0, cap = 1 << 16;
+
+	(void)state;
+	list = malloc(cap);
+	text = malloc(cap);
+	assert_non_null(list);
+	assert_non_null(text);
+	for (int c = 0; c < 4096; c += 2)
+		len += (size_t)snprintf(list + len, cap - len, "%s%d", c ? "," : "", c);
+	assert_true(len > 9000 && len < PS_JOURNAL_FIELD);
+	snprintf(text, cap, "applied %s\n", list);
+	assert_int_equal(ps_journal_parse_line(text, &r), 0);
+	assert_string_equal(r.a, list);
+	snprintf(text, cap, "task 7 8 %s\n", list);
+	assert_int_equal(ps_journal_parse_line(text, &r), 0);
+	assert_string_equal(r.a, list);
+	/* too long for a field: refused whole, not cut */
+	memset(list, '1', PS_JOURNAL_FIELD + 10);
+	list[PS_JOURNAL_FIELD + 10] = '\0';
+	snprintf(text, cap, "applied %s\n", list);
+	assert_int_equal(ps_journal_parse_line(text, &r), -EINVAL);
+	snprintf(text, cap, "task 7 8 0-3 trailing\n");
+	assert_int_equal(ps_journal_parse_line(text, &r), -EINVAL);
+	/* a real restore: our thread's record holds every CPU here, then
+	 * every odd CPU up to 4095 written out (a long list the kernel takes:
+	 * it keeps the CPUs that exist) */
+	if (pin_first_list(&all, &one, la, sizeof(la), &c0)) {
+		free(list);
+		free(text);
+		skip();
+		return;
+	}
+	len = (size_t)snprintf(list, cap, "%s", la);
+	for (int c = 1; c < 4096; c += 2)
+		if (c >= CPU_SETSIZE || !CPU_ISSET(c, &all))
+			len += (size_t)snprintf(list + len, cap - len, ",%d", c);
+	assert_true(len > 1200);
+	snprintf(text, cap, "owner 1 1\napplied %d\ntask %d %llu %s\n", c0, (int)tid,
+		 own_starttime(tid), list);
+	assert_int_equal(restore_text(text, &all, &back), 1);
+	assert_true(back);
+	free(list);
+	free(text);
+}
+
 /* issue 14 finding 6: a restore that failed (the cgroup could not be
  * removed) keeps its record; cpuset stays on at the root while another
  * instance's cgroup is there */
@@ -780,6 +933,9 @@ int main(void)
 		cmocka_unit_test(test_f2_record_paths),
 		cmocka_unit_test(test_f5_torn_last_line),
 		cmocka_unit_test(test_user_mask_not_restored),
+		cmocka_unit_test(test_i23_applied_any_number),
+		cmocka_unit_test(test_i23_released_not_restored),
+		cmocka_unit_test(test_i23_long_fields),
 		cmocka_unit_test(test_f6_failed_restore_kept),
 		cmocka_unit_test(test_f9_proc_mount),
 		cmocka_unit_test(test_f10_config_strict),
