@@ -28,29 +28,7 @@
 
 #include "live_int.h"
 
-/* mask (a byte map) is one of the sets we applied */
-static int is_applied(const struct ps_live *l, const unsigned char *mask)
-{
-	char list[PS_JOURNAL_FIELD];
-	int k;
-
-	if (ps_cpulist_format(mask, PS_LIVE_MAX_CPUS, list, sizeof(list)))
-		return 0;
-	for (k = 0; k < l->napplied; k++)
-		if (!strcmp(l->applied[k], list))
-			return 1;
-	return 0;
-}
-
-unsigned long long ps_live_now_ticks(const struct ps_live *l)
-{
-	long hz = sysconf(_SC_CLK_TCK);
-
-	return (unsigned long long)(ps_live_uptime(l) * (double)(hz > 0 ? hz : 100));
-}
-
-/* a birth the proc connector saw from a thread of ours */
-static int heir(const struct ps_live *l, pid_t tid)
+int ps_live_heir(const struct ps_live *l, pid_t tid)
 {
 	int i, n = l->nheirs < PS_LIVE_NR_HEIRS ? l->nheirs : PS_LIVE_NR_HEIRS;
 
@@ -78,28 +56,50 @@ int ps_live_born_of_ours(const struct ps_live *l, const struct thr *t)
 		if (p != t && (p->managed == 1 || p->managed == 3) && p->owned_at <= t->start)
 			return 1;
 	}
-	return heir(l, t->tid);
+	return ps_live_heir(l, t->tid);
 }
 
-/* Thread t carries a set we applied because a thread of ours gave it: its
- * lineage, and the mask one of ours (not a mask of its own since) */
+/* Thread t carries our set because a thread of ours gave it: its lineage,
+ * and its mask the set its parent had from us when it was born (a parent
+ * the user changed gives its children the user's mask, and they are the
+ * user's): the set in force at its birth, or the one before (born while
+ * the set was going onto its parent), or the set on our threads now */
 static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
 {
-	return is_applied(l, mask) && ps_live_born_of_ours(l, t);
+	char list[PS_JOURNAL_FIELD];
+	int k;
+
+	if (!ps_live_born_of_ours(l, t))
+		return 0;
+	if (!memcmp(mask, l->set_os, PS_LIVE_MAX_CPUS))
+		return 1;
+	if (ps_cpulist_format(mask, PS_LIVE_MAX_CPUS, list, sizeof(list)))
+		return 0;
+	for (k = l->nhist - 1; k >= 0 && l->hist[k].at > t->start; k--)
+		;
+	return (k >= 0 && !strcmp(l->hist[k].list, list)) ||
+	       (k >= 1 && !strcmp(l->hist[k - 1].list, list));
 }
 
-static void remember_applied(struct ps_live *l, const char *list)
+static void hist_push(struct ps_live *l, const char *list)
 {
 	char *c = strdup(list);
 
 	if (!c)
 		return;
-	if (l->napplied == NR_APPLIED) {
-		free(l->applied[0]);
-		memmove(l->applied, l->applied + 1, sizeof(l->applied[0]) * (NR_APPLIED - 1));
-		l->napplied--;
+	if (l->nhist == PS_LIVE_NR_HIST) {
+		free(l->hist[0].list);
+		memmove(l->hist, l->hist + 1, sizeof(l->hist[0]) * (PS_LIVE_NR_HIST - 1));
+		l->nhist--;
 	}
-	l->applied[l->napplied++] = c;
+	l->hist[l->nhist].list = c;
+	l->hist[l->nhist++].at = ps_live_now_ticks(l);
+}
+
+void ps_live_hist_free(struct ps_live *l)
+{
+	while (l->nhist)
+		free(l->hist[--l->nhist].list);
 }
 
 /* Thread t is no longer ours: its record says so, so that no restore puts
@@ -123,22 +123,25 @@ static void release_excluded(struct ps_live *l, struct thr *t)
 	int nb = PS_LIVE_MAX_CPUS;
 
 	t->checked = 1;
-	if (l->cfg.dry_run || !l->napplied || ps_live_get_mask(t->tid, l->scratch, nb) ||
-	    !memcmp(l->scratch, l->online, (size_t)nb))
+	if (l->cfg.dry_run || ps_live_get_mask(t->tid, l->scratch, nb))
 		return;
 	/* recorded by us until it became one we do not manage (an exec into
-	 * an excluded command): ours while on the last set we gave it */
+	 * an excluded command): on the last set we gave it, it gets its CPUs
+	 * back; either way it leaves our care, and its record says so (no
+	 * restore may take back what the user gives it from now on) */
 	if (t->recorded) {
-		if (memcmp(l->scratch, l->set_os, (size_t)nb))
-			return;
-		if (!ps_live_set_mask(t->tid, l->online, nb)) {
+		if (!memcmp(l->scratch, l->set_os, (size_t)nb) &&
+		    memcmp(l->scratch, l->online, (size_t)nb) &&
+		    !ps_live_set_mask(t->tid, l->online, nb))
 			lg(l, "thread %d (ours, not to manage now): widened to %s", (int)t->tid,
 			   l->online_str);
-			release_rec(l, t);
-		}
+		release_rec(l, t);
+		t->recorded = 0;
+		t->theirs = 1;
 		return;
 	}
-	if (!inherited(l, t, l->scratch))
+	if (t->theirs || !l->nhist || !memcmp(l->scratch, l->online, (size_t)nb) ||
+	    !inherited(l, t, l->scratch))
 		return;
 	if (!ps_live_set_mask(t->tid, l->online, nb))
 		lg(l, "thread %d (not ours to manage) had a set we applied, inherited: "
@@ -151,21 +154,15 @@ static void release_excluded(struct ps_live *l, struct thr *t)
  * mask of its own keeps it. */
 static void aff_release(struct ps_live *l, pid_t pid)
 {
-	char path[512];
-	struct dirent *de;
-	int nb = PS_LIVE_MAX_CPUS, n = 0;
-	DIR *d;
+	pid_t *tids = NULL;
+	int nb = PS_LIVE_MAX_CPUS, n = 0, nt, k;
 
 	if (l->cfg.dry_run)
 		return;
-	ps_live_path(l, path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		long tid = strtol(de->d_name, NULL, 10);
-
-		const struct thr *t = ps_live_find_thr(l, pid, (pid_t)tid);
+	nt = ps_live_sys->threads(l, pid, &tids);
+	for (k = 0; k < nt; k++) {
+		long tid = tids[k];
+		struct thr *t = ps_live_find_thr(l, pid, (pid_t)tid);
 		struct thr fresh;
 
 		if (tid <= 0 || ps_live_get_mask((pid_t)tid, l->scratch, nb))
@@ -179,14 +176,33 @@ static void aff_release(struct ps_live *l, pid_t pid)
 			fresh.start = ps_live_starttime(l->cfg.root, tid);
 			if (!fresh.start || !inherited(l, &fresh, l->scratch))
 				continue;
-		} else if (t->managed != 1 || memcmp(l->scratch, l->set_os, (size_t)nb)) {
+		} else if (t->managed != 1 && !t->recorded) {
+			continue;
+		} else if (memcmp(l->scratch, l->set_os, (size_t)nb)) {
+			/* ours by record, the user's mask now: it leaves our
+			 * care as theirs, and no restore may take it back */
+			release_rec(l, t);
+			t->managed = 2;
+			t->recorded = 0;
+			t->theirs = 1;
 			continue;
 		}
-		n += !ps_live_set_mask((pid_t)tid, l->online, nb);
+		if (ps_live_set_mask((pid_t)tid, l->online, nb))
+			continue;
+		n++;
+		/* given back: no restore puts it back again over what the
+		 * user may give it from now on */
+		if (t) {
+			release_rec(l, t);
+			t->managed = 2;
+			t->recorded = 0;
+			t->theirs = 1;
+		}
 	}
-	closedir(d);
+	free(tids);
 	if (n)
-		lg(l, "process %d is no longer ours (an excluded cgroup): %d thread(s) back on %s",
+		lg(l, "process %d is no longer ours (an excluded cgroup, or a run's tree): "
+		   "%d thread(s) back on %s",
 		   (int)pid, n, l->online_str);
 }
 
@@ -202,7 +218,7 @@ static int widen_unrecorded(struct ps_live *l)
 	for (i = 0; i < l->thr_n; i++) {
 		struct thr *t = &l->thr[i];
 
-		if (t->managed == 1 || t->managed == 3 || t->recorded ||
+		if (t->managed == 1 || t->managed == 3 || t->recorded || t->theirs ||
 		    (t->managed == 2 && !t->excluded) || ps_live_get_mask(t->tid, l->scratch, nb) ||
 		    !memcmp(l->scratch, l->online, (size_t)nb) || !inherited(l, t, l->scratch))
 			continue;
@@ -265,6 +281,8 @@ static int affinity_apply(struct ps_live *l, int changed)
 
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
 		jr = ps_live_journal_line(l, "applied %s\n", list);
+		if (!jr)
+			hist_push(l, list);
 	}
 	if (!jr)
 		jr = ps_live_journal_sync(l);
@@ -337,7 +355,7 @@ static int affinity_apply(struct ps_live *l, int changed)
 			continue;
 		}
 		t->fresh = 0;
-		r = sched_setaffinity(t->tid, sz, set) ? -errno : 0;
+		r = ps_live_sys->set_cpuset(t->tid, sz, set);
 		if (r == -ESRCH)
 			continue;
 		if (r) {
@@ -350,6 +368,11 @@ static int affinity_apply(struct ps_live *l, int changed)
 		}
 	}
 	CPU_FREE(set);
+	/* every thread of ours has the new set (or was let go): a restore
+	 * needs no older set than this one (no sync: lost, the restore
+	 * takes the one before too) */
+	if (changed)
+		(void)ps_live_journal_line(l, "done\n");
 	memcpy(l->set_os, l->allowed_os, (size_t)nb);
 	return 0;
 }
@@ -370,8 +393,7 @@ static void aff_set_child(struct ps_live *l, pid_t pid)
 
 static int aff_apply(struct ps_live *l, const char *list, int changed)
 {
-	if (changed)
-		remember_applied(l, list);
+	(void)list;
 	return affinity_apply(l, changed);
 }
 

@@ -702,6 +702,7 @@ void ps_live_close(struct ps_live *l)
 	free(l->allowed_os);
 	free(l->scratch);
 	free(l->set_os);
+	ps_live_hist_free(l);
 	free(l->cpu_busy);
 	free(l->cpu_total);
 	free(l->pu_busy);
@@ -709,8 +710,6 @@ void ps_live_close(struct ps_live *l)
 	free(l->thr);
 	free(l->nthr);
 	free(l->util);
-	while (l->napplied)
-		free(l->applied[--l->napplied]);
 	free(l);
 }
 

@@ -120,6 +120,23 @@ static int cmp_tid_start(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* a release record: thread (tid, start) is no longer ours from line on */
+struct released {
+	long long tid;
+	unsigned long long start;
+	int line;
+};
+
+/* released after line `line` (a record at a later line) */
+static int released_after(const struct released *rl, int n, long long tid,
+			  unsigned long long start, int line)
+{
+	for (int i = 0; i < n; i++)
+		if (rl[i].tid == tid && rl[i].start == start && rl[i].line > line)
+			return 1;
+	return 0;
+}
+
 /*
  * Rewrite the journal with the records still needed: every record that is
  * not a thread's or a set's, the last NR_KEEP_APPLIED "applied" ones (what
@@ -135,7 +152,9 @@ int ps_live_journal_compact(struct ps_live *l)
 	ssize_t got;
 	unsigned long long *keys = NULL, key[2];
 	struct ps_journal_rec *recp = NULL;
+	struct released *rel = NULL;
 	int i, nk = 0, fd = -1, r = 0, napplied = 0, seen_applied = 0, ntasks = 0;
+	int lineno, nrel = 0, relcap = 0;
 	long size = 0;
 	FILE *f;
 
@@ -160,9 +179,28 @@ int ps_live_journal_compact(struct ps_live *l)
 		r = -errno;
 		goto out;
 	}
-	while (getline(&line, &cap, f) > 0)
-		if (!ps_journal_parse_line(line, recp) && recp->kind == 'a')
-			napplied++;
+	for (lineno = 1; getline(&line, &cap, f) > 0; lineno++) {
+		if (ps_journal_parse_line(line, recp))
+			continue;
+		napplied += recp->kind == 'a';
+		if (recp->kind == 'r') {
+			if (nrel == relcap) {
+				struct released *nr;
+
+				relcap = relcap ? 2 * relcap : 64;
+				nr = realloc(rel, sizeof(*rel) * (size_t)relcap);
+				if (!nr) {
+					r = -ENOMEM;
+					fclose(f);
+					goto out;
+				}
+				rel = nr;
+			}
+			rel[nrel].tid = recp->id;
+			rel[nrel].start = recp->starttime;
+			rel[nrel++].line = lineno;
+		}
+	}
 	rewind(f);
 	snprintf(tmp, sizeof(tmp), "%s.new", l->journal_path);
 	unlink(tmp);
@@ -172,21 +210,27 @@ int ps_live_journal_compact(struct ps_live *l)
 		fclose(f);
 		goto out;
 	}
-	while ((got = getline(&line, &cap, f)) > 0) {
+	for (lineno = 1; (got = getline(&line, &cap, f)) > 0; lineno++) {
 		size_t n = (size_t)got;
 
 		if (line[n - 1] != '\n' || strlen(line) != n || ps_journal_parse_line(line, recp))
 			continue;
 		if (recp->kind == 'r')
 			continue;
+		/* a task record while its thread is ours: managed, and not
+		 * released since (the table can be a scan old) */
 		if (recp->kind == 't') {
 			key[0] = (unsigned long long)recp->id;
 			key[1] = recp->starttime;
-			if (!bsearch(key, keys, (size_t)nk, sizeof(*keys) * 2, cmp_tid_start))
+			if (!bsearch(key, keys, (size_t)nk, sizeof(*keys) * 2, cmp_tid_start) ||
+			    released_after(rel, nrel, recp->id, recp->starttime, lineno))
 				continue;
 			ntasks++;
 		}
 		if (recp->kind == 'a' && seen_applied++ < napplied - NR_KEEP_APPLIED)
+			continue;
+		/* a done goes with the applied record before it */
+		if (recp->kind == 'e' && seen_applied <= napplied - NR_KEEP_APPLIED)
 			continue;
 		if (write(fd, line, n) != (ssize_t)n) {
 			r = errno ? -errno : -ENOSPC;
@@ -213,6 +257,7 @@ int ps_live_journal_compact(struct ps_live *l)
 out:
 	free(keys);
 	free(recp);
+	free(rel);
 	free(line);
 	return r;
 }
@@ -402,23 +447,6 @@ static int restore_parked(const char *root, const struct ps_journal_rec *rec,
 	return 1;
 }
 
-/* a release record: thread (tid, start) is no longer ours from line on */
-struct released {
-	long long tid;
-	unsigned long long start;
-	int line;
-};
-
-/* released after line `line` (a record at a later line) */
-static int released_after(const struct released *rl, int n, long long tid,
-			  unsigned long long start, int line)
-{
-	for (int i = 0; i < n; i++)
-		if (rl[i].tid == tid && rl[i].start == start && rl[i].line > line)
-			return 1;
-	return 0;
-}
-
 int ps_live_restore_journal(const char *root, const char *path,
 			    void (*log)(void *arg, const char *msg), void *arg,
 			    int *restored)
@@ -431,7 +459,7 @@ int ps_live_restore_journal(const char *root, const char *path,
 	size_t kept_len = 0, cap = 0;
 	ssize_t got;
 	int lineno = 0, r, ok = 0, nbits = PS_LIVE_MAX_CPUS, napplied = 0, fd, i, nfail = 0;
-	int nrel = 0, relcap = 0;
+	int nrel = 0, relcap = 0, done = 0;
 	FILE *f;
 
 	*restored = 0;
@@ -503,6 +531,9 @@ int ps_live_restore_journal(const char *root, const char *path,
 					napplied--;
 				}
 				applied[napplied++] = c;
+				done = 0;
+			} else if (pass == -1 && recp->kind == 'e') {
+				done = napplied > 0;
 			} else if (pass == -1 && recp->kind == 'r') {
 				if (nrel == relcap) {
 					struct released *nr;
@@ -536,9 +567,12 @@ int ps_live_restore_journal(const char *root, const char *path,
 				if (ps_live_get_mask((pid_t)recp->id, cur, nbits) ||
 				    ps_cpulist_format(cur, nbits, now, PS_JOURNAL_FIELD))
 					continue;
-				for (i = 0; i < napplied && strcmp(applied[i], now); i++)
+				/* done after the last set: that set alone (every
+				 * thread of ours had it); else the one before too */
+				for (i = done ? napplied - 1 : 0;
+				     i >= 0 && i < napplied && strcmp(applied[i], now); i++)
 					;
-				if (i == napplied) {
+				if (i < 0 || i >= napplied) {
 					if (strcmp(now, recp->a))
 						ps_live_logf(log, arg, "restore: thread %lld has %s, not "
 							     "a set we applied: the user's, left as it is",

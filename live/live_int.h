@@ -21,11 +21,12 @@
 
 #define ACTIVE_BUSY 0.25 /* a PU busier than this over an interval is active */
 #define NR_RECENT 8
-#define NR_APPLIED 32
 /* the sets a restore accepts as ours: the last applied, and the one before
  * (a stop in the middle of a change) */
 #define NR_KEEP_APPLIED 2
 #define PS_LIVE_NR_HEIRS 4096
+#define PS_LIVE_NR_EXECS 256
+#define PS_LIVE_NR_HIST 32
 #define PS_LIVE_STATBUF (256 * 1024) /* /proc/stat of 4096 CPUs fits */
 
 struct thr {
@@ -44,6 +45,7 @@ struct thr {
 		       * one it has (not the set of the interval before) */
 	int checked;  /* excluded: looked at for a mask of ours once */
 	int recorded; /* excluded now, ours (recorded) until then */
+	int theirs;   /* excluded now, the user's (let go) until then */
 	unsigned long long owned_at; /* ours since (start-time clock: ticks
 				      * since boot): its record, or its birth
 				      * when it was born of a thread of ours */
@@ -138,9 +140,6 @@ struct ps_live {
 	int resolved_at; /* the interval auto last changed its answer or reason in */
 	struct recent recent[NR_RECENT];
 	int nrecent;
-	/* masks we applied (affinity backend), to tell inherited from own */
-	char *applied[NR_APPLIED];
-	int napplied;
 	double last_demand;
 	double place_lag;   /* how far it is behind the load (ps_demand_quiet()) */
 	unsigned long long psi_prev;
@@ -189,7 +188,16 @@ struct ps_live {
 	int nprocs;
 	/* lineage: TIDs the proc connector saw born of a thread of ours (a
 	 * ring; the parent may be gone by the next scan) */
+	/* affinity: the sets we applied, and when (start-time ticks), the
+	 * last PS_LIVE_NR_HIST: the set a child got from its parent is the
+	 * one in force at its birth */
+	struct { char *list; unsigned long long at; } hist[PS_LIVE_NR_HIST];
+	int nhist;
 	pid_t heirs[PS_LIVE_NR_HEIRS];
+	/* processes that exec'd since the last scan (the connector; a ring
+	 * that, full, makes the scan look at every process afresh) */
+	pid_t execs[PS_LIVE_NR_EXECS];
+	int nexecs;
 	int nheirs;               /* written so far (the ring's next slot, mod) */
 };
 
@@ -255,6 +263,22 @@ extern const struct ps_live_backend_ops ps_live_backend_affinity;
 #define PS_LIVE_PARK_BATCH 4096
 void ps_live_park(struct ps_live *l, const char *list);
 
+/* sysio.c: the kernel calls the ownership and journal code makes, behind
+ * one table, so that a test drives that same code over a simulated task
+ * table (tests/unit/test_owner.c); ps_live_sys is the kernel's otherwise */
+#include <sched.h>
+struct ps_live_sysops {
+	int (*get_mask)(pid_t tid, unsigned char *bits, int nbits);
+	int (*set_mask)(pid_t tid, const unsigned char *bits, int nbits);
+	int (*set_cpuset)(pid_t tid, size_t size, const cpu_set_t *set);
+	unsigned long long (*starttime)(const char *root, long long tid);
+	unsigned long long (*now_ticks)(const struct ps_live *l);
+	/* the TIDs of process pid, malloc'd in *out: how many */
+	int (*threads)(const struct ps_live *l, pid_t pid, pid_t **out);
+};
+extern const struct ps_live_sysops ps_live_sys_kernel;
+extern const struct ps_live_sysops *ps_live_sys;
+
 /* sysio.c */
 void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -309,8 +333,12 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
  * it carries is inherited from us; now_ticks: now, in start-time ticks */
 int ps_live_born_of_ours(const struct ps_live *l, const struct thr *t);
 unsigned long long ps_live_now_ticks(const struct ps_live *l);
-/* procevents.c: a birth of a thread of ours, from the connector */
+/* free the set history (ps_live_close) */
+void ps_live_hist_free(struct ps_live *l);
+/* procevents.c: a birth of a thread of ours, from the connector; heir:
+ * is tid one (backend_affinity.c) */
 void ps_live_heir_add(struct ps_live *l, pid_t tid);
+int ps_live_heir(const struct ps_live *l, pid_t tid);
 /* source_proc.c: seconds since boot (the configured root's /proc/uptime) */
 double ps_live_uptime(const struct ps_live *l);
 

@@ -390,6 +390,10 @@ int ps_journal_parse_line(const char *line, struct ps_journal_rec *out)
 		out->kind = 'r';
 		if (id_start(&line, out) || !at_end(line))
 			return -EINVAL;
+	} else if (!strcmp(kind, "done")) {
+		out->kind = 'e';
+		if (!at_end(line))
+			return -EINVAL;
 	} else if (!strcmp(kind, "applied")) {
 		out->kind = 'a';
 		if (word(&line, out->a, sizeof(out->a)) || !at_end(line))

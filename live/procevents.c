@@ -261,6 +261,11 @@ int ps_live_procevents_drain(struct ps_live *l)
 			continue;
 		if (!l->cn_births && cn_ours(l, &ev))
 			l->cn_births = 1;
+		/* an exec: that process is looked at afresh at the next scan
+		 * (a shell of ours that became `powersched run`) */
+		if (ev.what == PROC_EVENT_EXEC && l->cfg.whole_system)
+			l->execs[l->nexecs++ % PS_LIVE_NR_EXECS] =
+				(pid_t)ev.event_data.exec.process_tgid;
 		/* lineage: a thread of ours made this one (it may be gone, and
 		 * its child reparented, by the next scan) */
 		if (ev.what == PROC_EVENT_FORK) {
@@ -268,7 +273,10 @@ int ps_live_procevents_drain(struct ps_live *l)
 				(pid_t)ev.event_data.fork.parent_tgid,
 				(pid_t)ev.event_data.fork.parent_pid);
 
-			if (par && par->managed == 1)
+			/* or of one born of ours that we have not listed yet */
+			if ((par && par->managed == 1) ||
+			    (!par && l->nheirs &&
+			     ps_live_heir(l, (pid_t)ev.event_data.fork.parent_pid)))
 				ps_live_heir_add(l, (pid_t)ev.event_data.fork.child_pid);
 		}
 	}

@@ -365,6 +365,8 @@ static int scan_process(struct ps_live *l, pid_t pid)
 			 * exec into an excluded command): recorded, so its set
 			 * is given back by record, not guessed from lineage */
 			t.recorded = p && (p->managed == 1 || p->recorded);
+			/* and one let go as the user's stays theirs */
+			t.theirs = p && ((p->managed == 2 && !p->excluded) || p->theirs);
 			t.owned_at = p ? p->owned_at : 0;
 			t.managed = 2; /* from now on left alone; the journal still
 					* puts back what we set before */
@@ -584,6 +586,18 @@ static int same_process(const struct ps_live *l, const struct proc_ent *e)
 	return e->start && ps_live_starttime(l->cfg.root, e->pid) == e->start;
 }
 
+/* pid exec'd since the last scan (every process, when more did than the
+ * ring holds) */
+static int execed(const struct ps_live *l, pid_t pid)
+{
+	if (l->nexecs > PS_LIVE_NR_EXECS)
+		return 1;
+	for (int i = 0; i < l->nexecs; i++)
+		if (l->execs[i] == pid)
+			return 1;
+	return 0;
+}
+
 int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t))
 {
 	char path[512], buf[1024];
@@ -605,7 +619,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		if (pid <= 0)
 			continue;
 		key.pid = (pid_t)pid;
-		if (l->nprocs && (pid + l->scans) % 16 && !l->full_scan)
+		if (l->nprocs && (pid + l->scans) % 16 && !l->full_scan && !execed(l, (pid_t)pid))
 			old = bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc);
 		/* a cached process we manage, or a run whose tree we leave,
 		 * must still be the same one (a reused PID is another's): its
@@ -665,6 +679,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			runs += pe[i].inst > 0;
 		if (runs)
 			mark_tree(pe, n, mark, NULL, 0);
+		l->nexecs = 0;
 		for (i = 0; i < n; i++) {
 			/* a process's cgroup is read when it is new (and every 16
 			 * scans), like its parent; one we manage, every
@@ -674,6 +689,11 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			/* a process of ours that moved into an excluded cgroup
 			 * (a container): its masks back now, not at exit */
 			if (pe[i].marked && pe[i].excluded && l->be->release)
+				l->be->release(l, pe[i].pid);
+			/* one of ours now in a run's tree (a shell of ours that
+			 * exec'd `powersched run`, its command): run's from
+			 * now on, and what we set on it goes back now */
+			else if (pe[i].marked && mark[i] && l->be->release)
 				l->be->release(l, pe[i].pid);
 			mark[i] = pe[i].pid != l->self && !pe[i].excluded && !mark[i];
 		}

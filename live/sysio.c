@@ -56,7 +56,7 @@ int ps_live_read_file(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-unsigned long long ps_live_starttime(const char *root, long long tid)
+static unsigned long long kernel_starttime(const char *root, long long tid)
 {
 	char path[256], buf[1024];
 	struct ps_live_stat st;
@@ -97,14 +97,89 @@ static int mask_io(pid_t tid, unsigned char *bits, int nbits, int set_it)
 	return r;
 }
 
-int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits)
+static int kernel_set_mask(pid_t tid, const unsigned char *bits, int nbits)
 {
 	return mask_io(tid, (unsigned char *)bits, nbits, 1);
 }
 
-int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits)
+static int kernel_get_mask(pid_t tid, unsigned char *bits, int nbits)
 {
 	return mask_io(tid, bits, nbits, 0);
+}
+
+static int kernel_set_cpuset(pid_t tid, size_t size, const cpu_set_t *set)
+{
+	return sched_setaffinity(tid, size, set) ? -errno : 0;
+}
+
+static unsigned long long kernel_now_ticks(const struct ps_live *l)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return (unsigned long long)(ps_live_uptime(l) * (double)(hz > 0 ? hz : 100));
+}
+
+/* the TIDs of process pid (/proc/PID/task), in *out (malloc'd): how many */
+static int kernel_threads(const struct ps_live *l, pid_t pid, pid_t **out)
+{
+	char path[512];
+	struct dirent *de;
+	pid_t *v = NULL;
+	int n = 0, cap = 0;
+	DIR *d;
+
+	*out = NULL;
+	ps_live_path(l, path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (n == cap) {
+			pid_t *nv = realloc(v, sizeof(*v) * (size_t)(cap = cap ? 2 * cap : 16));
+
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n++] = (pid_t)tid;
+	}
+	closedir(d);
+	*out = v;
+	return n;
+}
+
+const struct ps_live_sysops ps_live_sys_kernel = {
+	.threads = kernel_threads,
+	.get_mask = kernel_get_mask,
+	.set_mask = kernel_set_mask,
+	.set_cpuset = kernel_set_cpuset,
+	.starttime = kernel_starttime,
+	.now_ticks = kernel_now_ticks,
+};
+const struct ps_live_sysops *ps_live_sys = &ps_live_sys_kernel;
+
+int ps_live_set_mask(pid_t tid, const unsigned char *bits, int nbits)
+{
+	return ps_live_sys->set_mask(tid, bits, nbits);
+}
+
+int ps_live_get_mask(pid_t tid, unsigned char *bits, int nbits)
+{
+	return ps_live_sys->get_mask(tid, bits, nbits);
+}
+
+unsigned long long ps_live_starttime(const char *root, long long tid)
+{
+	return ps_live_sys->starttime(root, tid);
+}
+
+unsigned long long ps_live_now_ticks(const struct ps_live *l)
+{
+	return ps_live_sys->now_ticks(l);
 }
 
 

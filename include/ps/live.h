@@ -156,6 +156,9 @@ int ps_cpumask_format_hex(const unsigned char *bits, int nbits, char *out, size_
  *   irq N CPULIST                   (IRQ N's smp_affinity_list before we set it)
  *   wqmask HEX                      (the unbound workqueue cpumask before)
  *   irqdefault HEX                  (/proc/irq/default_smp_affinity before)
+ *   done                            (every thread of ours has the last
+ *                                    applied set: a restore takes that set
+ *                                    alone, else the one before it too)
  *   release TID STARTTIME           (a thread of a task record is no longer
  *                                    ours: the user changed its mask, or we
  *                                    gave it back; never restored)
@@ -168,7 +171,7 @@ int ps_cpumask_format_hex(const unsigned char *bits, int nbits, char *out, size_
  * the line not a record (never cut to fit) */
 #define PS_JOURNAL_FIELD 16384
 struct ps_journal_rec {
-	char kind; /* 'o', 't', 'a', 'c', 's', 'i', 'w', 'd', 'r' */
+	char kind; /* 'o', 't', 'a', 'c', 's', 'i', 'w', 'd', 'r', 'e' (done) */
 	long long id;
 	unsigned long long starttime;
 	char a[PS_JOURNAL_FIELD];

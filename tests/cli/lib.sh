@@ -34,8 +34,15 @@ wait_until() {
 	return 0
 }
 
-# show_log LABEL FILE: the last 15 lines of a log, indented, for a failure
+# show_log LABEL FILE: a log's first 12 and last 15 lines, indented, for a
+# failure (how it began, and where it was)
 show_log() {
 	echo "  --- $1 ($2):"
-	tail -n 15 "$2" 2>/dev/null | sed 's/^/  | /'
+	if [ "$(wc -l <"$2" 2>/dev/null || echo 0)" -le 27 ]; then
+		sed 's/^/  | /' "$2" 2>/dev/null
+	else
+		head -n 12 "$2" | sed 's/^/  | /'
+		echo "  | ..."
+		tail -n 15 "$2" | sed 's/^/  | /'
+	fi
 }
