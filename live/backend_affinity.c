@@ -64,13 +64,11 @@ int ps_live_born_of_ours(const struct ps_live *l, const struct thr *t)
  * the user changed gives its children the user's mask, and they are the
  * user's): the set in force at its birth, or the one before (born while
  * the set was going onto its parent), or the set on our threads now */
-static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
+static int got_ours(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
 {
 	char list[PS_JOURNAL_FIELD];
 	int k;
 
-	if (!ps_live_born_of_ours(l, t))
-		return 0;
 	if (!memcmp(mask, l->set_os, PS_LIVE_MAX_CPUS))
 		return 1;
 	if (ps_cpulist_format(mask, PS_LIVE_MAX_CPUS, list, sizeof(list)))
@@ -79,6 +77,11 @@ static int inherited(const struct ps_live *l, const struct thr *t, const unsigne
 		;
 	return (k >= 0 && !strcmp(l->hist[k].list, list)) ||
 	       (k >= 1 && !strcmp(l->hist[k - 1].list, list));
+}
+
+static int inherited(const struct ps_live *l, const struct thr *t, const unsigned char *mask)
+{
+	return ps_live_born_of_ours(l, t) && got_ours(l, t, mask);
 }
 
 static void hist_push(struct ps_live *l, const char *list)
@@ -152,10 +155,10 @@ static void release_excluded(struct ps_live *l, struct thr *t)
  * of it that is ours (recorded, or born of ours) and still on the last set
  * we gave it gets the online CPUs back (what it had); a thread of it with a
  * mask of its own keeps it. */
-static void aff_release(struct ps_live *l, pid_t pid)
+static void aff_release(struct ps_live *l, pid_t pid, pid_t ppid)
 {
 	pid_t *tids = NULL;
-	int nb = PS_LIVE_MAX_CPUS, n = 0, nt, k;
+	int nb = PS_LIVE_MAX_CPUS, n = 0, nt, k, leader_ours = 0;
 
 	if (l->cfg.dry_run)
 		return;
@@ -168,13 +171,22 @@ static void aff_release(struct ps_live *l, pid_t pid)
 		if (tid <= 0 || ps_live_get_mask((pid_t)tid, l->scratch, nb))
 			continue;
 		if (!t) {
-			/* born since the last scan: its lineage decides */
+			/* not listed by us (born since the last scan, or born
+			 * into the excluded cgroup): its lineage decides; a
+			 * thread of a process whose first thread was ours by
+			 * lineage, with the set, is too */
 			memset(&fresh, 0, sizeof(fresh));
 			fresh.tid = (pid_t)tid;
 			fresh.tgid = pid;
-			fresh.ppid = -1;
+			fresh.ppid = ppid;
 			fresh.start = ps_live_starttime(l->cfg.root, tid);
-			if (!fresh.start || !inherited(l, &fresh, l->scratch))
+			if (!fresh.start || !got_ours(l, &fresh, l->scratch))
+				continue;
+			if (tid == pid)
+				leader_ours = ps_live_born_of_ours(l, &fresh);
+			else if (!leader_ours && !ps_live_born_of_ours(l, &fresh))
+				continue;
+			if (tid == pid && !leader_ours)
 				continue;
 		} else if (t->managed != 1 && !t->recorded) {
 			continue;

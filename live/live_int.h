@@ -234,7 +234,9 @@ struct ps_live_source_ops {
  * @apply: the allowed set changed to list (changed = 1) or not; put it on
  *         the managed tasks (new ones too); its journal records first
  * @sweep: at the end: record what the last interval did not see (or NULL)
- * @release: process pid is no longer managed: its tasks back (or NULL)
+ * @release: process pid (of parent ppid) is no longer managed, or was
+ *           never listed (born into an excluded cgroup): what is ours of
+ *           it back (or NULL)
  */
 struct ps_live_backend_ops {
 	const char *name;
@@ -244,7 +246,7 @@ struct ps_live_backend_ops {
 	void (*set_child)(struct ps_live *l, pid_t pid);
 	int (*apply)(struct ps_live *l, const char *list, int changed);
 	int (*sweep)(struct ps_live *l);
-	void (*release)(struct ps_live *l, pid_t pid);
+	void (*release)(struct ps_live *l, pid_t pid, pid_t ppid);
 	/* after the journal's restore, on a fresh scan: threads born of ours
 	 * since the final sweep, with our set, get theirs back (or NULL) */
 	void (*after_restore)(struct ps_live *l);

@@ -684,17 +684,27 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			/* a process's cgroup is read when it is new (and every 16
 			 * scans), like its parent; one we manage, every
 			 * interval (proc_quiet() when there is no scan) */
+			int first_look = pe[i].excluded < 0;
+
 			if (pe[i].excluded < 0 || pe[i].marked)
 				pe[i].excluded = (signed char)cgroup_excluded(l, pe[i].pid);
 			/* a process of ours that moved into an excluded cgroup
 			 * (a container): its masks back now, not at exit */
 			if (pe[i].marked && pe[i].excluded && l->be->release)
-				l->be->release(l, pe[i].pid);
+				l->be->release(l, pe[i].pid, pe[i].ppid);
 			/* one of ours now in a run's tree (a shell of ours that
 			 * exec'd `powersched run`, its command): run's from
 			 * now on, and what we set on it goes back now */
 			else if (pe[i].marked && mark[i] && l->be->release)
-				l->be->release(l, pe[i].pid);
+				l->be->release(l, pe[i].pid, pe[i].ppid);
+			/* new, and born into an excluded cgroup (a container a
+			 * runtime of ours started): never listed, so its masks
+			 * are looked at once, and one inherited from us goes
+			 * back (issue 23 item 4) */
+			else if (first_look && pe[i].excluded && l->nhist && l->be->release &&
+				 !(l->nprocs && bsearch(&pe[i], l->procs, (size_t)l->nprocs,
+							sizeof(pe[i]), cmp_proc)))
+				l->be->release(l, pe[i].pid, pe[i].ppid);
 			mark[i] = pe[i].pid != l->self && !pe[i].excluded && !mark[i];
 		}
 	} else {
@@ -1002,7 +1012,7 @@ static void proc_quiet(struct ps_live *l)
 		e->excluded = 1;
 		e->marked = 0;
 		if (l->be->release)
-			l->be->release(l, e->pid);
+			l->be->release(l, e->pid, e->ppid);
 	}
 }
 

@@ -9,15 +9,10 @@ set -u
 PS=$1
 . "$(dirname "$0")/lib.sh"
 SD="$tmp/state"
-# wait_state: until a run has written its state file (a slow start: ASan,
-# a loaded machine), at most 5 s
-wait_state() {
-	i=0
-	while [ $i -lt 50 ] && ! ls "$SD" 2>/dev/null | grep -q '^state\..*\.json$'; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+# wait_intervals N: until the run in $SD has finished N intervals (its
+# state file), at most 30 s
+intervals_ge() { [ "$(cat "$SD"/state.*.json 2>/dev/null | sed -n 's/.*"intervals":\([0-9]*\).*/\1/p' | head -n 1)" -ge "$1" ] 2>/dev/null; }
+wait_intervals() { wait_until 30 intervals_ge "$1"; }
 
 # --- exit status and signals pass through
 "$PS" run -q --state-dir "$SD" -p performance -- sh -c 'exit 3' 2>"$tmp/e"
@@ -29,7 +24,8 @@ wait_state() {
 # a signal to powersched goes to the command (which reports it and exits 5)
 "$PS" run -q --state-dir "$SD" -i 100ms -- sh -c 'trap "exit 5" USR1; while :; do sleep 0.1; done' 2>"$tmp/e" &
 pid=$!
-sleep 1
+# the command is running (its trap set) once run has finished an interval
+wait_intervals 2
 kill -USR1 $pid
 wait $pid
 [ $? -eq 5 ] && ok || bad "SIGUSR1 not passed on"
@@ -54,8 +50,7 @@ fi
 # --- status while a run is going, and after
 "$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 6 2>"$tmp/e" &
 pid=$!
-sleep 1
-wait_state
+wait_intervals 5
 "$PS" status --state-dir "$SD" --json >"$tmp/j"
 "$PS" status --state-dir "$SD" >"$tmp/t"
 python3 - "$tmp/j" <<'PY' && ok || bad "status --json: $(cat "$tmp/j")"
@@ -124,8 +119,7 @@ end = time.monotonic() + 4.5
 while time.monotonic() < end:
     pass' 2>"$tmp/e" &
 	pid=$!
-	sleep 1
-	wait_state
+	wait_intervals 5
 	"$PS" status --state-dir "$SD" --json >"$tmp/j1"
 	ln -s "$sysfs/laptop-on-battery/sys" "$tmp/psu/new" && mv -T "$tmp/psu/new" "$tmp/psu/sys"
 	sleep 1
@@ -213,15 +207,18 @@ time.sleep(12)' & while [ ! -s $tmp/py ]; do sleep 0.1; done; sleep 1" 2>/dev/nu
 			sh -c "sleep 30 & echo \$! >$tmp/ut; sleep 2; wait" 2>/dev/null &
 		rp=$!
 		while [ ! -s "$tmp/ut" ]; do sleep 0.05; done
-		sleep 0.8
 		u=$(cat "$tmp/ut")
+		# confined by the run first: the user's taskset changes our mask
+		u_in() { m=$(mask_of "$u"); [ -n "$m" ] && [ "$m" != "$all" ]; }
+		wait_until 30 u_in || bad "issue 9: the sleep not confined after 30 s ($how): '$(mask_of "$u")'"
 		taskset -pc 1 "$u" >/dev/null
-		sleep 0.3
+		sleep 0.3 # a window: the run's intervals see the user's mask
 		case $how in
 		end) kill "$u"; sleep 0.1; "$PS" run -q --state-dir "$SD" -p power -i 100ms -b affinity -- \
 			sh -c "sleep 30 & echo \$! >$tmp/ut2; sleep 1.5" 2>/dev/null &
-		     rp2=$!; while [ ! -s "$tmp/ut2" ]; do sleep 0.05; done; sleep 0.6
-		     u=$(cat "$tmp/ut2"); rm -f "$tmp/ut2"; taskset -pc 1 "$u" >/dev/null; wait $rp2 ;;
+		     rp2=$!; while [ ! -s "$tmp/ut2" ]; do sleep 0.05; done
+		     u=$(cat "$tmp/ut2"); rm -f "$tmp/ut2"; wait_until 30 u_in
+		     taskset -pc 1 "$u" >/dev/null; wait $rp2 ;;
 		term) kill -TERM $rp ;;
 		kill) kill -KILL $rp; sleep 0.2; "$PS" run -q --state-dir "$SD" -p performance -- true 2>/dev/null ;;
 		esac
@@ -272,10 +269,12 @@ rm -f "$tmp/sd2/journal.1"
 
 # finding 10: journals are private; status skips a dead powersched's file;
 # a command that dies of SIGINT makes run die of SIGINT (a shell loop stops)
-"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 1 2>/dev/null &
+"$PS" run -q --state-dir "$SD" -p power -i 100ms -- sleep 30 2>/dev/null &
 pid=$!
-sleep 0.5
+has_journal() { ls "$SD"/journal.* >/dev/null 2>&1; }
+wait_until 30 has_journal
 [ "$(stat -c %a "$SD"/journal.* 2>/dev/null)" = 600 ] && ok || bad "finding 10: journal mode $(stat -c %a "$SD"/journal.* 2>/dev/null)"
+pkill -P $pid -x sleep
 wait $pid
 echo '{"name":"run","pid":4999999}' >"$SD/state.4999999.json"
 # (status names it as not running, never as active: the journal it may
@@ -317,7 +316,7 @@ fi
 printf 'policy power\ninterval 200ms\nexclude-comm sshd systemd\n' >"$tmp/good.conf"
 "$PS" daemon -n -q -c "$tmp/good.conf" --state-dir "$SD" &
 pid=$!
-sleep 1
+wait_intervals 2 # started and at work (its state file), then stopped
 kill -TERM $pid
 wait $pid
 [ $? -eq 0 ] && ok || bad "daemon did not stop cleanly on SIGTERM"

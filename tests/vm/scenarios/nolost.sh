@@ -101,6 +101,20 @@ echo $mv_ >/sys/fs/cgroup/docker-abc/cgroup.procs
 # its mask back at the daemon's next interval (seconds in this guest)
 wait_for 30 'mva=$(mask $mv_); [ "$mva" = 0-31 ]'; mvt=$waited
 md=$(mask $mp); ct=$(mask $cp_)
+# issue 23 item 4: a shell of ours starts a child that joins a container's
+# cgroup at once (as a runtime the daemon confines starts a container's
+# first process): never listed by the daemon, it gets every CPU back at
+# its first look, not the daemon's set for good
+mkdir -p /sys/fs/cgroup/docker-psa
+rm -f /tmp/psa /tmp/psa.go
+sh -c 'while [ ! -e /tmp/psa.go ]; do sleep 0.2; done
+	sh -c "echo \$\$ >/sys/fs/cgroup/docker-psa/cgroup.procs; exec sleep 300" & echo $! >/tmp/psa; wait' &
+ps_=$!
+wait_for 60 'psm=$(mask $ps_); [ "$psm" != 0-31 ]' || echo "PSVM nolost daemon: the shell not confined after 60 s: $psm"
+: >/tmp/psa.go
+wait_file /tmp/psa
+pc=$(cat /tmp/psa)
+wait_for 30 'pcm=$(mask $pc); [ "$pcm" = 0-31 ]'; pct=$waited
 kill -TERM $dp; wait $dp
 grep -E "widened|no longer ours|let go" /tmp/d.log | head -n 5 | sed 's/^/PSVM nolost log: /'
 grep -E "allowed|held back" /tmp/d.log | head -n 4 | sed 's/^/PSVM nolost daemon: /'
@@ -109,6 +123,9 @@ echo "PSVM nolost daemon: PID 1 $p1; md5sum (excluded, inherited) $md; container
 [ "$md" = 0-31 ]; check daemon-excluded-widened $? "$md"
 [ "$ct" = 0-31 ]; check daemon-container-untouched $? "$ct"
 [ "$mvd" != 0-31 ] && [ "$mva" = 0-31 ]; check daemon-moved-into-container $? "before $mvd, after $mva"
+pca=$(mask $pc)
+[ "$pcm" = 0-31 ] && [ "$pca" = 0-31 ]; check daemon-born-into-container $? "the parent on $psm; its child in /docker-psa on $pcm after $pct s, $pca after the daemon stopped"
+kill $pc $ps_ 2>/dev/null
 kill $mp $cp_ $mv_ 2>/dev/null
 
 # 5 (finding 8). the caller's cgroup limits hold for the command: a caller
