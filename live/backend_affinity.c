@@ -114,6 +114,16 @@ static void release_rec(struct ps_live *l, const struct thr *t)
 		(void)ps_live_journal_line(l, "release %d %llu\n", (int)t->tid, t->start);
 }
 
+/* t leaves our care as the user's: its release record, and never ours
+ * again (not managed, no record to act on, theirs if it is excluded) */
+static void let_go(struct ps_live *l, struct thr *t)
+{
+	release_rec(l, t);
+	t->managed = 2;
+	t->recorded = 0;
+	t->theirs = 1;
+}
+
 /*
  * A thread we never manage (real-time, a service manager, filtered out)
  * that was born of a thread of ours, with our set still on it, got the set
@@ -138,9 +148,7 @@ static void release_excluded(struct ps_live *l, struct thr *t)
 		    !ps_live_set_mask(t->tid, l->online, nb))
 			lg(l, "thread %d (ours, not to manage now): widened to %s", (int)t->tid,
 			   l->online_str);
-		release_rec(l, t);
-		t->recorded = 0;
-		t->theirs = 1;
+		let_go(l, t);
 		return;
 	}
 	if (t->theirs || !l->nhist || !memcmp(l->scratch, l->online, (size_t)nb) ||
@@ -167,6 +175,7 @@ static void aff_release(struct ps_live *l, pid_t pid, pid_t ppid)
 		long tid = tids[k];
 		struct thr *t = ps_live_find_thr(l, pid, (pid_t)tid);
 		struct thr fresh;
+		int ours;
 
 		if (tid <= 0 || ps_live_get_mask((pid_t)tid, l->scratch, nb))
 			continue;
@@ -182,21 +191,17 @@ static void aff_release(struct ps_live *l, pid_t pid, pid_t ppid)
 			fresh.start = ps_live_starttime(l->cfg.root, tid);
 			if (!fresh.start || !got_ours(l, &fresh, l->scratch))
 				continue;
+			ours = (tid != pid && leader_ours) || ps_live_born_of_ours(l, &fresh);
 			if (tid == pid)
-				leader_ours = ps_live_born_of_ours(l, &fresh);
-			else if (!leader_ours && !ps_live_born_of_ours(l, &fresh))
-				continue;
-			if (tid == pid && !leader_ours)
+				leader_ours = ours;
+			if (!ours)
 				continue;
 		} else if (t->managed != 1 && !t->recorded) {
 			continue;
 		} else if (memcmp(l->scratch, l->set_os, (size_t)nb)) {
 			/* ours by record, the user's mask now: it leaves our
 			 * care as theirs, and no restore may take it back */
-			release_rec(l, t);
-			t->managed = 2;
-			t->recorded = 0;
-			t->theirs = 1;
+			let_go(l, t);
 			continue;
 		}
 		if (ps_live_set_mask((pid_t)tid, l->online, nb))
@@ -204,12 +209,8 @@ static void aff_release(struct ps_live *l, pid_t pid, pid_t ppid)
 		n++;
 		/* given back: no restore puts it back again over what the
 		 * user may give it from now on */
-		if (t) {
-			release_rec(l, t);
-			t->managed = 2;
-			t->recorded = 0;
-			t->theirs = 1;
-		}
+		if (t)
+			let_go(l, t);
 	}
 	free(tids);
 	if (n)
@@ -359,11 +360,10 @@ static int affinity_apply(struct ps_live *l, int changed)
 		    memcmp(l->scratch, l->set_os, (size_t)nb)) {
 			char now[256];
 
-			t->managed = 2;
 			ps_cpulist_format(l->scratch, nb, now, sizeof(now));
 			lg(l, "thread %d: its mask was changed to %s since we set it: the "
 			   "user's now, let go", (int)t->tid, now);
-			release_rec(l, t);
+			let_go(l, t);
 			continue;
 		}
 		t->fresh = 0;
@@ -373,10 +373,8 @@ static int affinity_apply(struct ps_live *l, int changed)
 		if (r) {
 			lg(l, "thread %d: sched_setaffinity: %s; left as it is", (int)t->tid,
 			   strerror(-r));
-			if (r == -EPERM) {
-				t->managed = 2;
-				release_rec(l, t);
-			}
+			if (r == -EPERM)
+				let_go(l, t);
 		}
 	}
 	CPU_FREE(set);

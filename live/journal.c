@@ -127,6 +127,25 @@ struct released {
 	int line;
 };
 
+/* add release record r (at line) to *rl: 0, or -ENOMEM */
+static int released_add(struct released **rl, int *n, int *cap, const struct ps_journal_rec *r,
+			int line)
+{
+	if (*n == *cap) {
+		int nc = *cap ? 2 * *cap : 64;
+		struct released *nr = realloc(*rl, sizeof(**rl) * (size_t)nc);
+
+		if (!nr)
+			return -ENOMEM;
+		*rl = nr;
+		*cap = nc;
+	}
+	(*rl)[*n].tid = r->id;
+	(*rl)[*n].start = r->starttime;
+	(*rl)[(*n)++].line = line;
+	return 0;
+}
+
 /* released after line `line` (a record at a later line) */
 static int released_after(const struct released *rl, int n, long long tid,
 			  unsigned long long start, int line)
@@ -183,22 +202,10 @@ int ps_live_journal_compact(struct ps_live *l)
 		if (ps_journal_parse_line(line, recp))
 			continue;
 		napplied += recp->kind == 'a';
-		if (recp->kind == 'r') {
-			if (nrel == relcap) {
-				struct released *nr;
-
-				relcap = relcap ? 2 * relcap : 64;
-				nr = realloc(rel, sizeof(*rel) * (size_t)relcap);
-				if (!nr) {
-					r = -ENOMEM;
-					fclose(f);
-					goto out;
-				}
-				rel = nr;
-			}
-			rel[nrel].tid = recp->id;
-			rel[nrel].start = recp->starttime;
-			rel[nrel++].line = lineno;
+		if (recp->kind == 'r' && released_add(&rel, &nrel, &relcap, recp, lineno)) {
+			r = -ENOMEM;
+			fclose(f);
+			goto out;
 		}
 	}
 	rewind(f);
@@ -535,18 +542,8 @@ int ps_live_restore_journal(const char *root, const char *path,
 			} else if (pass == -1 && recp->kind == 'e') {
 				done = napplied > 0;
 			} else if (pass == -1 && recp->kind == 'r') {
-				if (nrel == relcap) {
-					struct released *nr;
-
-					relcap = relcap ? 2 * relcap : 64;
-					nr = realloc(rel, sizeof(*rel) * (size_t)relcap);
-					if (!nr)
-						continue; /* restored, then: as before */
-					rel = nr;
-				}
-				rel[nrel].tid = recp->id;
-				rel[nrel].start = recp->starttime;
-				rel[nrel++].line = lineno;
+				/* out of memory: restored, then, as before */
+				(void)released_add(&rel, &nrel, &relcap, recp, lineno);
 			} else if (pass == -1 && recp->kind == 'c') {
 				free(mine);
 				mine = strdup(recp->a);
