@@ -32,7 +32,17 @@ struct ps_ppd {
 	char profile[32];
 	int dirty;         /* ask again (an owner changed, a value invalidated) */
 	int retry;         /* polls until the next connection attempt */
+	int reask;         /* polls until a name that did not answer is asked again */
+	int held;          /* index of the name that gave us a hold */
 };
+
+/* A name nobody owns is an answer ("no daemon"); anything else (a timeout,
+ * a daemon too busy to answer in time) is not, and is asked again later. */
+static int no_owner(const sd_bus_error *err)
+{
+	return sd_bus_error_has_name(err, SD_BUS_ERROR_SERVICE_UNKNOWN) ||
+	       sd_bus_error_has_name(err, SD_BUS_ERROR_NAME_HAS_NO_OWNER);
+}
 
 static void set_profile(struct ps_ppd *p, const char *v)
 {
@@ -47,7 +57,9 @@ static void set_profile(struct ps_ppd *p, const char *v)
 	memcpy(p->profile, v, i + 1);
 }
 
-/* Ask one name for ActiveProfile (never starting the daemon). 0 or -errno. */
+/* Ask one name for ActiveProfile (never starting the daemon), waiting at
+ * most half a second: the daemon's interval waits on it. 0, -ENOENT when
+ * nobody owns the name, or another -errno (-ETIMEDOUT: ask again later). */
 static int ask(struct ps_ppd *p, int k)
 {
 	sd_bus_error err = SD_BUS_ERROR_NULL;
@@ -77,6 +89,8 @@ static int ask(struct ps_ppd *p, int k)
 			r = sd_bus_message_read(reply, "s", &owner);
 		if (r >= 0)
 			snprintf(p->owner, sizeof(p->owner), "%s", owner);
+	} else if (no_owner(&err)) {
+		r = -ENOENT;
 	}
 	sd_bus_message_unref(m);
 	sd_bus_message_unref(reply);
@@ -84,19 +98,31 @@ static int ask(struct ps_ppd *p, int k)
 	return r < 0 ? r : 0;
 }
 
+/* Find the first name that answers. A name that is owned but did not answer
+ * (a timeout: p-p-d busy, or a loaded machine) is asked again a few polls
+ * later; before, one slow answer made us deaf to p-p-d until its owner
+ * changed, as signals are taken only from a name that answered. */
 static void ask_all(struct ps_ppd *p)
 {
-	int k;
+	int k, r, unsure = 0;
 
 	p->dirty = 0;
-	for (k = 0; k < NR_NAMES; k++)
-		if (!ask(p, k)) {
+	for (k = 0; k < NR_NAMES; k++) {
+		r = ask(p, k);
+		if (!r) {
 			p->which = k;
 			return;
 		}
+		if (r != -ENOENT)
+			unsure = 1;
+	}
 	p->which = -1;
 	p->owner[0] = '\0';
 	p->profile[0] = '\0';
+	if (unsure) {
+		p->dirty = 1;
+		p->reask = 4;
+	}
 }
 
 static int on_props(sd_bus_message *m, void *arg, sd_bus_error *ret)
@@ -186,6 +212,7 @@ int ps_ppd_open(struct ps_ppd **out)
 	if (!p)
 		return -ENOMEM;
 	p->which = -1;
+	p->held = -1;
 	r = connect_bus(p);
 	if (r < 0) {
 		free(p);
@@ -215,7 +242,7 @@ int ps_ppd_poll(struct ps_ppd *p, char *profile, size_t len, const char **name)
 			p->which = -1;
 			p->profile[0] = '\0';
 			p->retry = 20;
-		} else if (p->dirty) {
+		} else if (p->dirty && p->reask-- <= 0) {
 			ask_all(p);
 		}
 	}
@@ -244,19 +271,40 @@ int ps_ppd_hold(struct ps_ppd *p, const char *profile, const char *reason,
 	sd_bus_error err = SD_BUS_ERROR_NULL;
 	sd_bus_message *reply = NULL;
 	uint32_t c = 0;
-	int r;
+	sd_bus_message *m = NULL;
+	int r = -ENOENT, k;
 
-	if (!p->bus || p->which < 0)
+	if (!p->bus)
 		return -ENOENT;
-	r = sd_bus_call_method(p->bus, ppd_names[p->which].name, ppd_names[p->which].path,
-			       ppd_names[p->which].iface, "HoldProfile", &err, &reply, "sss",
-			       profile, reason, "powersched");
-	if (r >= 0)
-		r = sd_bus_message_read(reply, "u", &c);
-	if (r >= 0)
-		*cookie = c;
-	sd_bus_message_unref(reply);
-	sd_bus_error_free(&err);
+	/* Each name in turn, from the one that answered, with time to answer
+	 * (polkit is asked first): a profile read that timed out at open says
+	 * nothing about whether the daemon is there. */
+	for (k = p->which < 0 ? 0 : p->which; k < NR_NAMES; k++) {
+		r = sd_bus_message_new_method_call(p->bus, &m, ppd_names[k].name,
+						   ppd_names[k].path, ppd_names[k].iface,
+						   "HoldProfile");
+		if (r >= 0)
+			r = sd_bus_message_append(m, "sss", profile, reason, "powersched");
+		if (r >= 0)
+			r = sd_bus_message_set_auto_start(m, 0);
+		if (r >= 0)
+			r = sd_bus_call(p->bus, m, 10 * 1000000ULL, &err, &reply);
+		if (r >= 0)
+			r = sd_bus_message_read(reply, "u", &c);
+		if (r >= 0) {
+			*cookie = c;
+			p->held = k;
+		} else if (no_owner(&err)) {
+			r = -ENOENT;
+		}
+		m = sd_bus_message_unref(m);
+		reply = sd_bus_message_unref(reply);
+		sd_bus_error_free(&err);
+		if (r != -ENOENT)
+			break;
+		if (p->which >= 0)
+			break; /* the name that answered has gone: none to try */
+	}
 	return r < 0 ? r : 0;
 }
 
@@ -265,10 +313,10 @@ int ps_ppd_release(struct ps_ppd *p, unsigned cookie)
 	sd_bus_error err = SD_BUS_ERROR_NULL;
 	int r;
 
-	if (!p->bus || p->which < 0)
+	if (!p->bus || p->held < 0)
 		return -ENOENT;
-	r = sd_bus_call_method(p->bus, ppd_names[p->which].name, ppd_names[p->which].path,
-			       ppd_names[p->which].iface, "ReleaseProfile", &err, NULL, "u",
+	r = sd_bus_call_method(p->bus, ppd_names[p->held].name, ppd_names[p->held].path,
+			       ppd_names[p->held].iface, "ReleaseProfile", &err, NULL, "u",
 			       (uint32_t)cookie);
 	sd_bus_error_free(&err);
 	return r < 0 ? r : 0;

@@ -54,14 +54,16 @@ int ps_ppd_map(const char *profile, enum ps_policy *out);
 
 /**
  * ps_ppd_hold() - ask the daemon to hold a profile while we run
- * @p: from ps_ppd_open(), with a daemon answering
+ * @p: from ps_ppd_open()
  * @profile: "performance" or "power-saver"
  * @reason: shown by powerprofilesctl
  * @cookie: receives the hold's cookie, for ps_ppd_release()
  *
  * The daemon drops the hold by itself when our bus connection closes (an
  * exit of any kind), so a killed powersched leaves no hold behind.
- * Return: 0, -ENOENT with no daemon, -EACCES when polkit refuses, -errno.
+ * Each name is asked in turn, allowing 10 s for an answer (polkit decides
+ * first). Return: 0, -ENOENT when no daemon owns a name, -EACCES when
+ * polkit refuses, -ETIMEDOUT, -errno.
  */
 int ps_ppd_hold(struct ps_ppd *p, const char *profile, const char *reason,
 		unsigned *cookie);
