@@ -64,6 +64,38 @@ static const char *jstr(struct json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
+/* ", 12 with the set busy, 2 at a start or change": why intervals read the
+ * load (the state file's scan_why, in its order), or "" */
+static void scan_reasons(struct json_object *o, char *buf, size_t len)
+{
+	static const struct {
+		const char *key, *text;
+	} why[] = {
+		{ "change", "at a start or change" },
+		{ "birth", "at a birth" },
+		{ "forced", "as the periodic look" },
+		{ "saturated", "with the set busy" },
+		{ "own_load", "as its own load moved" },
+		{ "lag", "with the placement catching up" },
+		{ "machine_load", "as the machine's load moved" },
+		{ "demand", "as the demand moved" },
+	};
+	struct json_object *w, *v;
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(o, "scan_why", &w) || !json_object_is_type(w, json_type_object))
+		return;
+	for (i = 0; i < sizeof(why) / sizeof(why[0]) && at < len; i++) {
+		int n;
+
+		if (!json_object_object_get_ex(w, why[i].key, &v) ||
+		    (n = json_object_get_int(v)) <= 0)
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s %d %s", at ? "," : ":", n, why[i].text);
+	}
+}
+
 static double jnum(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -224,9 +256,13 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	up = alive ? uptime_of(start) : -1;
 	if (up >= 0) {
 		fmt_dur(up, dur, sizeof(dur));
-		LINE("State:", "active for %s (%d interval%s of %.3g s, %d read the load; "
-		     "the others were quiet)", dur, intervals, intervals == 1 ? "" : "s",
-		     interval, (int)jnum(o, "scans"));
+		int scans = (int)jnum(o, "scans");
+		char reasons[400];
+
+		scan_reasons(o, reasons, sizeof(reasons));
+		LINE("State:", "active for %s (%d interval%s of %.3g s: %d read the load%s%s",
+		     dur, intervals, intervals == 1 ? "" : "s", interval, scans, reasons,
+		     scans < intervals ? "; the others were quiet)" : ")");
 	} else {
 		LINE("State:", "not running: it did not exit cleanly (killed?); the next "
 		     "run or daemon with this state directory puts back what it changed");

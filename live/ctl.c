@@ -229,8 +229,9 @@ static void own_account(struct ps_live *l, double dt)
 	l->own_prev_s = u;
 }
 
-/* May this interval keep the set without reading the load? (see
- * ps_demand_quiet(); the last scan's own figures are in l) */
+/* May this interval keep the set without reading the load? PS_SCAN_QUIET,
+ * or why not (see ps_demand_quiet_why(); the last scan's own figures are
+ * in l) */
 static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_now, int cn_born)
 {
 	struct ps_demand_quiet q;
@@ -239,7 +240,7 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 
 	if (!l->started || l->full_scan || l->apply_err || pol != l->resolved ||
 	    !l->src->quiet || l->scans < 2)
-		return 0;
+		return PS_SCAN_CHANGE;
 	for (i = 0; i < n; i++) {
 		int os = l->topo->pus[i].os_index;
 
@@ -262,7 +263,7 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 	q.own = l->own_cpus;
 	q.own_scan = l->own_scan;
 	q.lag = l->place_lag;
-	return ps_demand_quiet(&q);
+	return ps_demand_quiet_why(&q);
 }
 
 static int step(struct ps_live *l, double now_s)
@@ -272,7 +273,7 @@ static int step(struct ps_live *l, double now_s)
 	unsigned char *on = l->scratch;
 	enum ps_policy pol = l->cfg.policy;
 	double dt = l->started ? now_s - l->last_t : l->cfg.interval_s, demand = 0, placed = 0;
-	int r, i, n = 0, changed = 0, grow = 0, held_now = 0, nb = PS_LIVE_MAX_CPUS, cn_born;
+	int r, i, n = 0, changed = 0, grow = 0, held_now = 0, nb = PS_LIVE_MAX_CPUS, cn_born, scan_why;
 	long long pid_now;
 	struct timespec c0, c1;
 
@@ -312,7 +313,8 @@ static int step(struct ps_live *l, double now_s)
 	/* every interval empties the connector's queue, scan or not */
 	cn_born = ps_live_procevents_drain(l);
 	pid_now = cn_born >= 0 ? 0 : last_pid(l);
-	if (quiet_interval(l, pol, pid_now, cn_born)) {
+	scan_why = quiet_interval(l, pol, pid_now, cn_born);
+	if (scan_why == PS_SCAN_QUIET) {
 		/* nothing the scan could see would change the set; the births
 		 * up to pid_now were looked at */
 		l->seen_pid = pid_now;
@@ -397,24 +399,26 @@ static int step(struct ps_live *l, double now_s)
 		memcpy(l->allowed_os, on, (size_t)nb);
 		l->mask_changes++;
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f, largest %.2f): allowed %s (%d PUs, %d package(s), %d core(s); placement %s)",
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f, largest %.2f): allowed %s (%d PUs, %d package(s), %d core(s); placement %s) [read: %s]",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
 		   l->wait_cpus, l->sat, placed, largest(l->util, n), list, out->nr_allowed,
 		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE],
-		   out->chosen >= 0 ? ps_cand_name(out->chosen) : "-");
+		   out->chosen >= 0 ? ps_cand_name(out->chosen) : "-", ps_scan_why_name(scan_why));
 		remember(l, now_s - l->start_t, n, demand, list, out->nr_allowed);
 	}
 	if (!changed && l->cfg.verbose) {
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f): allowed %s (%d PUs) kept",
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f): allowed %s (%d PUs) kept [read: %s]",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
-		   l->wait_cpus, l->sat, placed, list, ps_live_count(l->allowed_os, nb));
+		   l->wait_cpus, l->sat, placed, list, ps_live_count(l->allowed_os, nb),
+		   ps_scan_why_name(scan_why));
 	}
 	l->apply_err = l->be->apply(l, list, changed) != 0;
 	if (changed && !l->apply_err)
 		ps_live_park(l, list);
 	l->at_rest = !changed && !held_now && !out->low_streak && !l->settling;
 	l->scans++;
+	l->scan_why[scan_why > 0 && scan_why < PS_SCAN_NR ? scan_why : PS_SCAN_CHANGE]++;
 	l->skipped = 0;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	l->scan_cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
@@ -642,6 +646,17 @@ void ps_live_close(struct ps_live *l)
 
 	if (!l)
 		return;
+	if (l->cfg.verbose && l->intervals) {
+		char buf[400] = "";
+		int k, at = 0;
+
+		for (k = 1; k < PS_SCAN_NR && at < (int)sizeof(buf); k++)
+			if (l->scan_why[k])
+				at += snprintf(buf + at, sizeof(buf) - (size_t)at, "%s%s %d",
+					       at ? ", " : " (", ps_scan_why_name(k), l->scan_why[k]);
+		lg(l, "intervals: %d, %d read the load%s%s", l->intervals, l->scans, buf,
+		   at ? ")" : "");
+	}
 	/* the threads born since the last interval carry our set too; a full
 	 * listing (no cached parents) records them for the restore (run and
 	 * the daemon alike: a child forked just before the stop stayed

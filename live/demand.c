@@ -122,19 +122,43 @@ static int within(double now, double then)
 	return fabs(now - then) <= tol; /* NaN: no */
 }
 
-int ps_demand_quiet(const struct ps_demand_quiet *q)
+const char *ps_scan_why_name(int why)
 {
-	if (!q || !q->at_rest || q->born || q->skipped >= q->max_skip ||
-	    !(q->sat <= 0))
-		return 0;
+	static const char *const names[PS_SCAN_NR] = {
+		"quiet", "change", "birth", "forced", "saturated", "own_load", "lag",
+		"machine_load", "demand",
+	};
+
+	return why >= 0 && why < PS_SCAN_NR ? names[why] : "?";
+}
+
+int ps_demand_quiet_why(const struct ps_demand_quiet *q)
+{
+	if (!q || !q->at_rest)
+		return PS_SCAN_CHANGE;
+	if (q->born)
+		return PS_SCAN_BIRTH;
+	if (q->skipped >= q->max_skip)
+		return PS_SCAN_FORCED;
+	if (!(q->sat <= 0))
+		return PS_SCAN_SATURATED;
 	/* the managed tasks' own CPU time, where the backend counts it: a
 	 * change of ours that another's hides in the machine's busy time */
 	if (!(q->own < 0 && q->own_scan < 0) && !within(q->own, q->own_scan))
-		return 0;
+		return PS_SCAN_OWN;
 	/* the placement's figures still catching up with the load */
 	if (!(q->lag < 0) && !(q->lag <= PS_DEMAND_QUIET_PU))
-		return 0;
-	return within(q->busy, q->busy_scan) && within(q->demand, q->demand_prev);
+		return PS_SCAN_LAG;
+	if (!within(q->busy, q->busy_scan))
+		return PS_SCAN_BUSY;
+	if (!within(q->demand, q->demand_prev))
+		return PS_SCAN_DEMAND;
+	return PS_SCAN_QUIET;
+}
+
+int ps_demand_quiet(const struct ps_demand_quiet *q)
+{
+	return ps_demand_quiet_why(q) == PS_SCAN_QUIET;
 }
 
 int ps_demand_max_skip(double scan_cpu_s, double interval_s)

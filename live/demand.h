@@ -289,6 +289,39 @@ struct ps_demand_quiet {
 	double own, own_scan, lag;
 };
 
+/*
+ * Why an interval read the load: the first rule of ps_demand_quiet_why()
+ * that asked for it. Counted per reason in the state file and said by
+ * `status` and `run -v`, so a person (and a test) can tell the rule's
+ * scans from a fault: on a machine whose other load saturates the allowed
+ * set, every interval reads, by the rule (our threads may be among those
+ * waiting, and only their own figures say so).
+ */
+enum ps_scan_why {
+	PS_SCAN_QUIET = 0,  /* no scan */
+	PS_SCAN_CHANGE,     /* a start, a change of set, policy or topology, an error */
+	PS_SCAN_BIRTH,      /* a task that may be ours was born */
+	PS_SCAN_FORCED,     /* the periodic look (ps_demand_max_skip()) */
+	PS_SCAN_SATURATED,  /* the allowed set was busy: ours may be waiting */
+	PS_SCAN_OWN,        /* the managed tasks' own CPU time moved */
+	PS_SCAN_LAG,        /* the placement's figures behind the load */
+	PS_SCAN_BUSY,       /* the machine's busy time moved */
+	PS_SCAN_DEMAND,     /* the demand moved between the last two scans */
+	PS_SCAN_NR
+};
+
+/** ps_scan_why_name() - a reason's key in the state file ("saturated") */
+const char *ps_scan_why_name(int why);
+
+/**
+ * ps_demand_quiet_why() - ps_demand_quiet()'s answer with its reason
+ * @q: the figures; NULL reads as a change
+ *
+ * Return: PS_SCAN_QUIET when the interval may skip its scan, else the
+ * first rule that asks for one (enum ps_scan_why, in the order above).
+ */
+int ps_demand_quiet_why(const struct ps_demand_quiet *q);
+
 /**
  * ps_demand_max_skip() - intervals that may be skipped in a row
  * @scan_cpu_s: CPU time the last scan took, in seconds

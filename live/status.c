@@ -112,6 +112,10 @@ void ps_live_write_state(struct ps_live *l)
 		fprintf(f, "%s%.3f", k ? "," : "", pkg_load[k]);
 	fprintf(f, "],\"births\":\"%s\",\"proc_events\":%lld,\"proc_events_lost\":%lld",
 		l->cn_fd >= 0 ? "proc connector" : "loadavg", l->cn_events, l->cn_lost);
+	fprintf(f, ",\"scan_why\":{");
+	for (k = 1; k < PS_SCAN_NR; k++)
+		fprintf(f, "%s\"%s\":%d", k > 1 ? "," : "", ps_scan_why_name(k), l->scan_why[k]);
+	fprintf(f, "}");
 	fprintf(f, ",\"recent\":[");
 	for (k = 0; k < l->nrecent; k++) {
 		const struct recent *r = &l->recent[k];

@@ -349,6 +349,32 @@ static void test_quiet(void **state)
 	(void)state;
 	assert_int_equal(ps_demand_quiet(&base), 1);
 	assert_int_equal(ps_demand_quiet(NULL), 0);
+	/* the reason is the first rule that asks, in the documented order: a
+	 * birth under a saturated set is a birth (the test of a child's scan
+	 * in tests/cli/live.sh relies on it under stress-ng) */
+	assert_int_equal(ps_demand_quiet_why(&base), PS_SCAN_QUIET);
+	assert_int_equal(ps_demand_quiet_why(NULL), PS_SCAN_CHANGE);
+	q = base;
+	q.sat = 1;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_SATURATED);
+	q.born = 1;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_BIRTH);
+	q.at_rest = 0;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_CHANGE);
+	q = base;
+	q.skipped = 15;
+	q.sat = 1;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_FORCED);
+	q = base;
+	q.busy = 9;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_BUSY);
+	q.lag = 1;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_LAG);
+	q = base;
+	q.demand = 9;
+	assert_int_equal(ps_demand_quiet_why(&q), PS_SCAN_DEMAND);
+	assert_string_equal(ps_scan_why_name(PS_SCAN_SATURATED), "saturated");
+	assert_string_equal(ps_scan_why_name(PS_SCAN_NR), "?");
 	q = base;
 	q.at_rest = 0; /* the last scan changed the set, or a shrink is pending */
 	assert_int_equal(ps_demand_quiet(&q), 0);

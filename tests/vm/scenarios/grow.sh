@@ -44,9 +44,9 @@ lag=$(awk -F'[][]' 'NR == FNR { if (/allowed/) { n = $0; sub(/.*allowed [^(]*[(]
 	END { printf "%d %.2f", mi, ms }' /tmp/ps.log /tmp/samples)
 shrink_t=$(awk -v s="$end2" -F'[][]' '/allowed 0-15 / && $2 + 0 > s + 0 { print $2; exit }' /tmp/ps.log)
 # the most mask changes in any 60 s window
-maxwin=$(awk -F'[][]' '/allowed/ && !/kept$/ { t[n++] = $2 } END { m = 0; for (i = 0; i < n; i++) { c = 0; for (j = i; j < n && t[j] < t[i] + 60; j++) c++; if (c > m) m = c } print m }' /tmp/ps.log)
+maxwin=$(awk -F'[][]' '/allowed/ && !/kept( \[read: [a-z_]*\])?$/ { t[n++] = $2 } END { m = 0; for (i = 0; i < n; i++) { c = 0; for (j = i; j < n && t[j] < t[i] + 60; j++) c++; if (c > m) m = c } print m }' /tmp/ps.log)
 changes=$(field "mask changes" "$s")
-grep -v 'kept$' /tmp/ps.log | grep 'allowed\|held' | sed 's/^/PSVM grow log: /'
+grep -Ev 'kept( \[read: [a-z_]*\])?$' /tmp/ps.log | grep 'allowed\|held' | sed 's/^/PSVM grow log: /'
 echo "PSVM grow before: $before; during: $during; after: $after"
 echo "PSVM grow all 32 workers existed at $t32, all busy at ${b32:-never}; the set covered the busy workers within ${lag% *} decision(s) (${lag#* } s) of their being busy; second batch ended at $end2, set back to 0-15 at ${shrink_t:-never}; $changes mask changes, at most $maxwin in a minute"
 [ "$lag" != never ] && [ "${lag% *}" -le 2 ]
