@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -342,6 +343,94 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 	return 0;
 }
 
+/* An output file's directory must exist and take a new file: checked
+ * before the work, not found out at the end of it. 0, or 1 (said). */
+static int check_out_dir(const char *cmd, const char *what, const char *path)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+
+	if (!path || !path[0])
+		return 0;
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st)) {
+		ps_err("%s: %s file '%s': directory '%s': %s", cmd, what, path, dir,
+		       strerror(errno));
+		return 1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		ps_err("%s: %s file '%s': '%s' is not a directory", cmd, what, path, dir);
+		return 1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		ps_err("%s: %s file '%s': directory '%s' is not writable: %s", cmd, what, path,
+		       dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* A backend asked for by name must be usable: only the default falls back
+ * (to affinity, saying so). 0, or 1 (said). */
+static int check_backend(const char *cmd, const struct ps_live_cfg *cfg)
+{
+	char buf[512];
+	int n;
+
+	if (cfg->backend != PS_BACKEND_CGROUP || cfg->dry_run)
+		return 0;
+	n = ps_cli_read_text("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf));
+	if (n <= 0) {
+		ps_err("%s: backend cgroup needs cgroup v2 at /sys/fs/cgroup: no "
+		       "cgroup.controllers there (a cgroup v1 or hybrid host?); use -b affinity",
+		       cmd);
+		return 1;
+	}
+	if (!strstr(buf, "cpuset")) {
+		ps_err("%s: backend cgroup needs the cpuset controller: "
+		       "/sys/fs/cgroup/cgroup.controllers lists only '%.*s'; use -b affinity",
+		       cmd, (int)strcspn(buf, "\n"), buf);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether execvp() could find and run CMD, as it searches PATH (the exec
+ * itself still reports what changes in between). 1, or 0 with errno. */
+static int find_command(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p;
+	char buf[4096];
+	int denied = 0;
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) == 0;
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";
+	for (p = path;; p = strchr(p, ':') + 1) {
+		size_t n = strcspn(p, ":");
+		struct stat st;
+
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, n ? p : ".", "/", cmd);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode)) {
+			if (!access(buf, X_OK))
+				return 1;
+			denied = 1;
+		}
+		if (!p[n])
+			break;
+	}
+	errno = denied ? EACCES : ENOENT;
+	return 0;
+}
+
 static int open_live(struct ps_live_cfg *cfg, struct ps_live **l)
 {
 	int r = ps_live_open(cfg, l);
@@ -437,7 +526,8 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:i:b:m:c:nqvfh", live_opts, NULL)) != -1) {
+	opterr = 0; /* one line of ours, not getopt's two */
+	while ((c = getopt_long(argc, argv, "+:p:i:b:m:c:nqvfh", live_opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'i': o->interval = optarg; break;
@@ -454,8 +544,17 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'v': o->verbose = 1; break;
 		case 'f': o->foreground = 1; break;
 		case 'h': usage(stdout); return -1;
+		case ':':
+			ps_err("%s: option '%s' needs a value (see powersched %s --help)", cmd,
+			       argv[optind - 1], cmd);
+			return PS_EXIT_USAGE;
 		default:
-			fprintf(stderr, "Try 'powersched %s --help'.\n", cmd);
+			if (optopt && optopt != '?')
+				ps_err("%s: unknown option '-%c' (see powersched %s --help)", cmd,
+				       optopt, cmd);
+			else
+				ps_err("%s: unknown option '%s' (see powersched %s --help)", cmd,
+				       argv[optind - 1], cmd);
 			return PS_EXIT_USAGE;
 		}
 	}
@@ -583,6 +682,15 @@ int ps_cmd_run(int argc, char **argv)
 	r = build_cfg(&o, &cfg, &m, "auto");
 	if (r)
 		return r;
+	/* what can be found wrong now is said now, in one line, before the
+	 * command runs: not after it, with a summary of a run that never was */
+	if (check_out_dir("run", "plot", o.plot) || check_out_dir("run", "metrics", o.metrics) ||
+	    check_backend("run", &cfg))
+		return PS_EXIT_USAGE;
+	if (!find_command(argv[optind])) {
+		ps_err("run: cannot run '%s': %s", argv[optind], strerror(errno));
+		return errno == ENOENT ? 127 : 126;
+	}
 	cfg.name = "run";
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
@@ -592,7 +700,13 @@ int ps_cmd_run(int argc, char **argv)
 	r = open_live(&cfg, &l);
 	if (r)
 		return r;
-	ps_live_prepare_child(l, procs, sizeof(procs));
+	r = ps_live_prepare_child(l, procs, sizeof(procs));
+	if (r) {
+		ps_live_summary(l, &sum);
+		ps_err("run: backend %s: %s", sum.backend, strerror(-r));
+		ps_live_close(l);
+		return PS_EXIT_FAIL;
+	}
 	/* orphans of CMD's tree (a double fork) become our children, so they
 	 * stay in the managed tree and are put back at the end */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -744,6 +858,8 @@ static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_l
 	r = build_cfg(&eff, cfg, m, "auto");
 	if (r)
 		return r;
+	if (check_out_dir("daemon", "metrics", eff.metrics))
+		return PS_EXIT_USAGE;
 	cfg->name = "daemon";
 	cfg->whole_system = 1;
 	cfg->include_comm = (const char *const *)dc->inc;

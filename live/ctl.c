@@ -578,6 +578,9 @@ int ps_live_prepare_child(struct ps_live *l, char *procs_path, size_t len)
 {
 	int r = l->be->prepare_child(l, procs_path, len);
 
+	/* a backend asked for by name is not swapped for another */
+	if (r && l->cfg.backend != PS_BACKEND_AUTO)
+		return r;
 	if (r) {
 		lg(l, "%s backend not usable (%s): using affinity", l->be->name, strerror(-r));
 		use_backend(l, PS_BACKEND_AFFINITY);

@@ -559,6 +559,25 @@ expect_err "max-changes '1'" run --max-changes 1 -- true
 expect_err "no command given" run -p power
 expect_err "model 'nosuch'" run -m nosuch -- true
 expect_err "unexpected argument 'extra'" status extra
+# issue 24 items 6-8: option errors in one line of ours; what can be found
+# wrong before the command runs is said then, in one line, exit 2 (the
+# command never runs: its marker file stays absent); a command that cannot
+# be run: one line, 127, no summary of a run that never was
+expect_err "unknown option '--bogus'" run --bogus -- true
+expect_err "option '-p' needs a value" run -p
+expect_err "unknown option '-x'" daemon -x
+expect_err "directory '$tmp/nodir'" run --plot "$tmp/nodir/x.png" -- touch "$tmp/ran"
+expect_err "directory '$tmp/nodir'" run --metrics "$tmp/nodir/m.prom" -- touch "$tmp/ran"
+[ ! -e "$tmp/ran" ] && ok || bad "the command ran although its --plot or --metrics path was bad"
+if [ ! -e /sys/fs/cgroup/cgroup.controllers ] || ! grep -q cpuset /sys/fs/cgroup/cgroup.controllers; then
+	# asked for by name, the cgroup backend is not swapped for affinity
+	expect_err "backend cgroup needs" run -b cgroup -- touch "$tmp/ran"
+	[ ! -e "$tmp/ran" ] && ok || bad "run -b cgroup ran its command without the cgroup backend"
+fi
+"$PS" run -- "$tmp/no-such-cmd" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 127 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cannot run '$tmp/no-such-cmd'" "$tmp/err" && ok ||
+	bad "run of a missing command: exit $rc, stderr: $(cat "$tmp/err")"
 
 echo "live cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
