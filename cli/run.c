@@ -651,7 +651,7 @@ int ps_cmd_run(int argc, char **argv)
 	struct ps_live_summary sum;
 	struct ps_model m;
 	struct ps_live *l = NULL;
-	struct rusage ru = { 0 };
+	struct rusage ru = { 0 }, ru1;
 	char procs[1024];
 	sigset_t set, old;
 	siginfo_t si;
@@ -793,6 +793,22 @@ int ps_cmd_run(int argc, char **argv)
 		if (next < now_s())
 			next = now_s() + cfg.interval_s;
 	}
+	/* The CPU time of the command's whole tree: orphans it left (a shell's
+	 * background jobs it killed but never waited for) are our children
+	 * as subreaper; reap those already ended, giving ones just killed a
+	 * moment, and count every reaped descendant (RUSAGE_CHILDREN), not
+	 * only the command as wait4 saw it. */
+	for (int k = 0; k < 20; k++) {
+		pid_t w;
+
+		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (w < 0)
+			break; /* none left */
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
+	if (!getrusage(RUSAGE_CHILDREN, &ru1))
+		ru = ru1;
 	if (held && !ps_ppd_release(hold_bus, hold_cookie))
 		log_line(&o.quiet, "power-profiles-daemon: performance hold released");
 	ps_ppd_close(hold_bus);
@@ -806,16 +822,27 @@ int ps_cmd_run(int argc, char **argv)
 	free(rec.allowed);
 	free(rec.power_w);
 	ps_live_close(l);
-	fprintf(stderr,
-		"powersched: run summary: policy %s, backend %s, wall %.2f s, CPU %.2f s, "
-		"%s energy %.1f J (mean %.1f W), mean active packages %.2f, cores %.2f, "
-		"mask changes %d\n",
-		sum.policy_why, sum.backend, now_s() - t0,
-		(double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-			(double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
-		sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
-		sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
-		sum.mean_cores, sum.mask_changes);
+	{
+		/* labelled: what the command used, and what the machine did (its
+		 * energy and active packages and cores count every task on it) */
+		double wall = now_s() - t0,
+		       cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+			     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+		char share[64] = "";
+
+		if (sum.machine_busy_s > 0.01)
+			snprintf(share, sizeof(share), ", %.0f%% of the machine's busy time",
+				 100 * (cpu < sum.machine_busy_s ? cpu / sum.machine_busy_s : 1));
+		fprintf(stderr,
+			"powersched: run summary: policy %s, backend %s, wall %.2f s; the "
+			"command: CPU %.2f s (%.2f CPUs on average%s); the machine: %s energy "
+			"%.1f J (mean %.1f W), mean active packages %.2f, cores %.2f; mask "
+			"changes %d\n",
+			sum.policy_why, sum.backend, wall, cpu, wall > 0 ? cpu / wall : 0, share,
+			sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
+			sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
+			sum.mean_cores, sum.mask_changes);
+	}
 	if (WIFSIGNALED(status)) {
 		/* die of the same signal (a shell loop stops on Ctrl-C),
 		 * without a core of our own */

@@ -300,6 +300,7 @@ static int step(struct ps_live *l, double now_s)
 	/* the span the next scan reads: since the last one */
 	l->span_t += dt;
 	l->span_busy += busy_pus(l) * dt;
+	l->busy_s += busy_pus(l) * dt;
 	l->span_own = l->own_cpus >= 0 && l->span_own >= 0 ? l->span_own + l->own_cpus * dt : -1;
 	if (pol == PS_POLICY_AUTO) {
 		ps_live_auto_resolve(&l->autos, l->cfg.sysfs_root ? l->cfg.sysfs_root : l->cfg.root,
@@ -616,6 +617,7 @@ void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 	s->mean_packages = l->intervals > 1 ? l->pkg_sum / (l->intervals - 1) : 0;
 	s->mean_cores = l->intervals > 1 ? l->core_sum / (l->intervals - 1) : 0;
 	s->mask_changes = l->mask_changes;
+	s->machine_busy_s = l->busy_s;
 	s->threads_seen = l->threads_seen;
 	s->backend = l->be->label;
 	snprintf(s->policy_why, sizeof(s->policy_why), "%s%s%s%s",

@@ -156,6 +156,7 @@ struct ps_live {
 	/* quiet intervals (ps_demand_quiet()): the scan is skipped */
 	int scans, skipped;       /* scans made; intervals skipped in a row */
 	long long skips;          /* intervals skipped in all */
+	double busy_s;            /* the machine's busy CPU-seconds since the start */
 	int scan_why[PS_SCAN_NR]; /* scans by reason (enum ps_scan_why) */
 	double scan_clock;        /* seconds covered by scans so far */
 	double last_scan_t;       /* when the last scan ran (ps_live_step's clock) */

@@ -84,6 +84,7 @@ struct ps_live_summary {
 	int mask_changes;
 	int intervals;
 	int threads_seen;
+	double machine_busy_s;   /* busy CPU-seconds of the whole machine (/proc/stat) */
 	const char *backend;
 	char policy_why[200];
 };
