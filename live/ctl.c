@@ -400,7 +400,7 @@ static int step(struct ps_live *l, double now_s)
 		memcpy(l->allowed_os, on, (size_t)nb);
 		l->mask_changes++;
 		ps_cpulist_format(l->allowed_os, nb, list, sizeof(list));
-		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f, largest %.2f): allowed %s (%d PUs, %d package(s), %d core(s); placement %s) [read: %s]",
+		lg(l, "[%.2f] t=%.1fs %s: %d task(s), demand %.2f (run %.2f wait %.2f full %.2f, placed %.2f, largest %.2f): allowed %s (%d PUs; active %d package(s), %d core(s); placement %s) [read: %s]",
 		   now_s, now_s - l->start_t, ps_policy_name(pol), n, demand, l->run_cpus,
 		   l->wait_cpus, l->sat, placed, largest(l->util, n), list, out->nr_allowed,
 		   out->active[PS_LVL_PACKAGE], out->active[PS_LVL_CORE],

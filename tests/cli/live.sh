@@ -88,6 +88,14 @@ for l in lines[1:]:
     if m:
         f[m.group(1)] = m.group(2)
 assert f["State"].startswith("active for "), f
+# issue 24 item 5: the counts add up, each read has a reason, and "the
+# others were quiet" only when there were others
+m = re.match(r"active for .* \((\d+) intervals? of [0-9.]+ s: (\d+) read the load(: (.*?))?(; the others were quiet)?\)$", f["State"])
+assert m, f["State"]
+iv, rd = int(m.group(1)), int(m.group(2))
+assert rd <= iv and (m.group(5) is not None) == (rd < iv), f["State"]
+if m.group(4):
+    assert sum(int(x.split()[0]) for x in m.group(4).split(", ")) == rd, f["State"]
 assert re.match(r"pid \d+ \(sleep 6\) and its descendants: \d+ threads?$", f["Manages"]), f
 assert f["Policy"] == "power", f
 # the allowed set may change between the two reads: its form, and the online set

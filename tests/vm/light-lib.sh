@@ -47,10 +47,10 @@ settled() {
 }
 # the set over time from powersched's log: "t:PUs/cores" at each change
 set_series() {
-	sed -n 's/.* t=\([0-9.]*\)s .*allowed [^ ]* (\([0-9]*\) PUs, [0-9]* package(s), \([0-9]*\) core.*/\1:\2\/\3/p' /tmp/log.$1 | tr '\n' ' '
+	sed -n 's/.* t=\([0-9.]*\)s .*allowed [^ ]* (\([0-9]*\) PUs; active [0-9]* package(s), \([0-9]*\) core.*/\1:\2\/\3/p' /tmp/log.$1 | tr '\n' ' '
 }
 changes_after() { # changes_after MODE FROM TO: mask changes at FROM..TO s
-	sed -n 's/.* t=\([0-9.]*\)s .*allowed [^ ]* (\([0-9]*\) PUs, .*/\1/p' /tmp/log.$1 |
+	sed -n 's/.* t=\([0-9.]*\)s .*allowed [^ ]* (\([0-9]*\) PUs; .*/\1/p' /tmp/log.$1 |
 		awk -v s="$2" -v e="$3" '$1 >= s && $1 <= e { c++ } END { print c + 0 }'
 }
 demand_range() { # min-max demand powersched read after SETTLE s
@@ -78,7 +78,7 @@ light_report() {
 		echo "PSVM $name $m set over time (t:PUs): $(set_series $m)"
 		# each change as powersched logged it: tasks, demand (run, wait,
 		# how full the set was) and the set, the first 8
-		grep ' t=.*allowed .* PUs, ' /tmp/log.$m | head -n 8 |
+		grep ' t=.*allowed .* PUs; ' /tmp/log.$m | head -n 8 |
 			sed "s/^powersched: \[[0-9.]*\] /PSVM $name $m change: /"
 		echo "PSVM $name $m demand read $(SETTLE=${5:-${SETTLE:-2}} demand_range $m ${6:-$LOAD_END}); $(summary /tmp/log.$m)"
 		pn=$(powersched plan -t "$TOPO" -m $MODEL --load ${nl}x$u -p $m | awk '/allowed PUs/ { print $3 }')
