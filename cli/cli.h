@@ -17,6 +17,34 @@
 /* "powersched: <what>: <why>" on stderr. */
 void ps_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct option;
+/*
+ * An option getopt_long() refused, as one line on stderr: "powersched:
+ * <cmd>: unknown option '--bogus' (see powersched <cmd> --help)", or
+ * ambiguous, missing its value, or given a value it does not take. Parse
+ * with ':' first in the short options (after a '+'), so that getopt
+ * prints nothing itself and returns ':' for a missing value; pass what it
+ * returned as @c and the command's long options as @opts.
+ * Return: PS_EXIT_USAGE.
+ */
+int ps_cli_bad_option(const char *cmd, int c, char *const argv[],
+		      const struct option *opts);
+
+/*
+ * Paths checked before a command starts its work (one line naming the
+ * option's @what, the path and the reason, and PS_EXIT_USAGE; else 0):
+ * ps_cli_check_dir(), a directory that exists (--sysfs-root, --state-dir);
+ * ps_cli_check_out(), a file written at the end (--plot, --output): its
+ * directory exists and may be written in, and the name itself is not a
+ * directory or a symbolic link (ps_out_open() refuses links).
+ */
+int ps_cli_check_dir(const char *cmd, const char *what, const char *path);
+int ps_cli_check_out(const char *cmd, const char *what, const char *path);
+
+/* A change in percent as "+1.5%" or "-0.3%"; one that rounds to zero at
+ * one decimal is "+0.0%", never "-0.0%". Return: @buf. */
+char *ps_cli_pct(char *buf, size_t len, double pct);
+
 /* A JSON string literal, escaped. */
 void ps_json_str(FILE *f, const char *s);
 
@@ -63,6 +91,7 @@ int ps_cmd_run(int argc, char **argv);
 int ps_cmd_daemon(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);
 int ps_cmd_calibrate(int argc, char **argv);
+int ps_cmd_restore(int argc, char **argv);
 
 /* One run in a picture: per-PU busy fraction (and allowed set) over time
  * in equal bins, and power. */

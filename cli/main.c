@@ -28,6 +28,7 @@ static void usage(FILE *f)
 	      " daemon   manage the eligible threads of the whole system\n"
 	      " status   what the running run and daemon instances are doing\n"
 	      " calibrate  measure this machine with RAPL and fit a power model\n"
+	      " restore  put back what a killed run or daemon changed\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help     display this help\n"
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
 		return ps_cmd_status(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "calibrate"))
 		return ps_cmd_calibrate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "restore"))
+		return ps_cmd_restore(argc - 1, argv + 1);
 	ps_err("unknown command '%s' (see powersched --help)", argv[1]);
 	return PS_EXIT_USAGE;
 }

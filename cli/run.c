@@ -958,3 +958,88 @@ int ps_cmd_daemon(int argc, char **argv)
 	log_line(&o.quiet, "daemon stopped, every mask put back");
 	return PS_EXIT_OK;
 }
+
+static void usage_restore(FILE *f)
+{
+	fputs("Usage:\n"
+	      " powersched restore [options]\n"
+	      "\n"
+	      "Put back what a run or daemon that did not exit cleanly changed (killed,\n"
+	      "or stopped by systemd after TimeoutStopSec): replay the journals of\n"
+	      "instances that are gone, as the next run or daemon would at its start.\n"
+	      "A journal whose instance still runs is left alone. The unit runs it as\n"
+	      "ExecStopPost.\n"
+	      "\n"
+	      "Options:\n"
+	      "     --state-dir DIR   the state directory (default: yours; root's is\n"
+	      "                       " PS_SYSTEM_STATE_DIR ")\n"
+	      " -q, --quiet           say nothing when there was nothing to put back\n"
+	      " -h, --help            display this help\n"
+	      "\n"
+	      "Exit status: 0 (also when there was nothing to put back), 1 when the\n"
+	      "state directory is not private to you, 2 for bad usage.\n",
+	      f);
+}
+
+int ps_cmd_restore(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = NULL;
+	char def[1024];
+	int c, quiet = 0, loud = 0, journals, threads, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': dir = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h': usage_restore(stdout); return PS_EXIT_OK;
+		case ':':
+			ps_err("restore: option '%s' needs a value (see powersched restore --help)",
+			       argv[optind - 1]);
+			return PS_EXIT_USAGE;
+		default:
+			ps_err("restore: unknown option '%s' (see powersched restore --help)",
+			       argv[optind - 1]);
+			return PS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		ps_err("restore: unexpected argument '%s'", argv[optind]);
+		return PS_EXIT_USAGE;
+	}
+	if (!dir) {
+		if (ps_cli_state_dir(def, sizeof(def), 0) && access(def, F_OK)) {
+			if (!quiet)
+				fprintf(stderr, "powersched: restore: nothing to put back (no state "
+					"directory %s)\n", def);
+			return PS_EXIT_OK;
+		}
+		dir = def;
+	}
+	r = ps_live_restore_dir(dir, log_line, &loud, &journals, &threads);
+	if (r == -ENOENT) {
+		if (!quiet)
+			fprintf(stderr, "powersched: restore: nothing to put back (no state "
+				"directory %s)\n", dir);
+		return PS_EXIT_OK;
+	}
+	if (r) {
+		ps_err("restore: state directory %s: %s", dir,
+		       r == -EPERM ? "not a directory of yours that only you can write: refused" :
+				     strerror(-r));
+		return PS_EXIT_FAIL;
+	}
+	if (journals)
+		fprintf(stderr, "powersched: restore: %d journal(s) of instances that are gone "
+			"replayed, %d thread mask(s) put back\n", journals, threads);
+	else if (!quiet)
+		fprintf(stderr, "powersched: restore: nothing to put back in %s\n", dir);
+	return PS_EXIT_OK;
+}

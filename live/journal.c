@@ -269,11 +269,6 @@ out:
 	return r;
 }
 
-static int owner_alive(const struct ps_live *l, long long pid, unsigned long long st)
-{
-	return ps_live_starttime(l->cfg.root, pid) == st && st;
-}
-
 int ps_live_check_private(int fd, const struct stat *st_in, int want_dir)
 {
 	struct stat st;
@@ -291,13 +286,17 @@ int ps_live_check_private(int fd, const struct stat *st_in, int want_dir)
 	return 0;
 }
 
-/* Journals of powersched processes that are gone: put back what they changed. */
-void ps_live_recover(struct ps_live *l)
+/* Journals of powersched processes that are gone, in STATE_DIR: put back
+ * what they changed (self: our own PID, whose journal is never replayed).
+ * *journals counts those replayed, *threads the masks put back. */
+static void recover_dir(const char *root, const char *state_dir, long long self,
+			void (*log)(void *, const char *), void *arg, int *journals,
+			int *threads)
 {
 	char path[1024], line[1200];
 	struct ps_journal_rec rec;
 	struct dirent *de;
-	DIR *d = opendir(l->cfg.state_dir);
+	DIR *d = opendir(state_dir);
 	int restored;
 
 	if (!d)
@@ -308,10 +307,11 @@ void ps_live_recover(struct ps_live *l)
 
 		if (strncmp(de->d_name, "journal.", 8) || strchr(de->d_name + 8, '.'))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", l->cfg.state_dir, de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", state_dir, de->d_name);
 		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0 || ps_live_check_private(fd, NULL, 0)) {
-			lg(l, "%s: not a regular file of ours, private to us: not replayed", path);
+			ps_live_logf(log, arg, "%s: not a regular file of ours, private to us: "
+				     "not replayed", path);
 			if (fd >= 0)
 				close(fd);
 			continue;
@@ -323,19 +323,47 @@ void ps_live_recover(struct ps_live *l)
 		}
 		if (fgets(line, sizeof(line), f) && !ps_journal_parse_line(line, &rec) &&
 		    rec.kind == 'o')
-			alive = owner_alive(l, rec.id, rec.starttime) && rec.id != l->self;
+			alive = ps_live_starttime(root, rec.id) == rec.starttime && rec.starttime &&
+				rec.id != self;
 		fclose(f);
 		if (alive)
 			continue;
-		lg(l, "recovering %s, left by a powersched that did not exit cleanly", path);
-		if (!ps_live_restore_journal(l->cfg.root, path, l->cfg.log, l->cfg.log_arg,
-					     &restored))
-			lg(l, "recovered: %d thread mask(s) put back", restored);
-		snprintf(path, sizeof(path), "%s/state.%s.json", l->cfg.state_dir,
-			 de->d_name + 8);
+		ps_live_logf(log, arg, "recovering %s, left by a powersched that did not exit "
+			     "cleanly", path);
+		if (!ps_live_restore_journal(root, path, log, arg, &restored)) {
+			ps_live_logf(log, arg, "recovered: %d thread mask(s) put back", restored);
+			*threads += restored;
+		}
+		++*journals;
+		snprintf(path, sizeof(path), "%s/state.%s.json", state_dir, de->d_name + 8);
 		unlink(path);
 	}
 	closedir(d);
+}
+
+void ps_live_recover(struct ps_live *l)
+{
+	int j = 0, t = 0;
+
+	recover_dir(l->cfg.root, l->cfg.state_dir, l->self, l->cfg.log, l->cfg.log_arg, &j, &t);
+}
+
+int ps_live_restore_dir(const char *state_dir, void (*log)(void *, const char *), void *arg,
+			int *journals, int *threads)
+{
+	struct stat st;
+	int r;
+
+	*journals = *threads = 0;
+	if (lstat(state_dir, &st))
+		return -errno;
+	/* what is replayed is run as root: the directory must be ours and
+	 * writable by no one else (not a symlink either), as at a start */
+	r = ps_live_check_private(-1, &st, 1);
+	if (r)
+		return r;
+	recover_dir("/", state_dir, (long long)getpid(), log, arg, journals, threads);
+	return 0;
 }
 
 /* Move every task of cgroup PATH to ORIGIN and remove PATH: 0, or -errno

@@ -89,6 +89,21 @@ struct ps_live_summary {
 	char policy_why[200];
 };
 
+/**
+ * ps_live_restore_dir() - replay the journals of instances that are gone
+ * @state_dir: a state directory (ours, private: checked as at a start)
+ * @log: where each replay is said; @arg its argument
+ * @journals: receives the number of journals replayed
+ * @threads: receives the masks put back
+ *
+ * What the next run or daemon would do at its start, now: after a stop
+ * that outlasted systemd's TimeoutStopSec, or by hand. A journal whose
+ * owner still runs is left alone.
+ * Return: 0, or -errno for the directory (-EPERM: not private to us).
+ */
+int ps_live_restore_dir(const char *state_dir, void (*log)(void *, const char *), void *arg,
+			int *journals, int *threads);
+
 /** ps_live_summary() - figures so far */
 void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s);
 

@@ -566,6 +566,39 @@ if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	WRAP=
 fi
 
+# --- powersched restore (issue 24 item 14; issue 23 item 9: a stop that
+# outlasts TimeoutStopSec is followed by the unit's ExecStopPost restore):
+# a SIGKILLed run's journal is replayed now, not at the next start; a
+# journal whose instance still runs is left alone
+if [ "$(nproc)" -ge 2 ]; then
+	RD="$tmp/sdr"
+	"$PS" run -q --state-dir "$RD" -p power -i 100ms -b affinity -- sh -c 'exec sleep 60' 2>/dev/null &
+	rp=$!
+	narrowed() { m=$(pgrep -x -P $rp sleep | head -n 1); [ -n "$m" ] && [ "$(mask_of "$m")" != "$all" ]; }
+	wait_until 30 narrowed
+	sp=$(pgrep -x -P $rp sleep | head -n 1)
+	before=$(mask_of "$sp")
+	# a second instance, running: its journal must survive the restore
+	"$PS" run -q --state-dir "$RD" -p power -i 100ms -b affinity -- sleep 3 2>/dev/null &
+	rp2=$!
+	wait_until 30 sh -c "ls '$RD'/journal.$rp2 >/dev/null 2>&1"
+	kill -KILL $rp
+	wait $rp 2>/dev/null
+	"$PS" restore --state-dir "$RD" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	after=$(mask_of "$sp")
+	[ "$rc" = 0 ] && [ "$before" != "$all" ] && [ "$after" = "$all" ] && [ -e "$RD/journal.$rp2" ] &&
+		[ ! -e "$RD/journal.$rp" ] && grep -q "restore: 1 journal(s) of instances that are gone replayed, [1-9][0-9]* thread mask(s) put back" "$tmp/err" && ok ||
+		bad "restore after SIGKILL: exit $rc, sleep's mask $before then $after (want $all), journals left: $(ls "$RD"); said: $(cat "$tmp/err")"
+	wait $rp2
+	kill "$sp" 2>/dev/null
+	"$PS" restore --state-dir "$RD" 2>"$tmp/err"
+	[ $? = 0 ] && grep -q "nothing to put back in $RD" "$tmp/err" && ok ||
+		bad "restore with nothing to do: $(cat "$tmp/err")"
+fi
+expect_err "unknown option '--bogus'" restore --bogus
+expect_err "unexpected argument 'x'" restore x
+
 # --- bad input to run
 expect_err "unknown policy 'fast'" run -p fast -- true
 expect_err "interval '0s'" run -i 0s -- true

@@ -222,6 +222,17 @@ sed -i 's/^policy .*/policy power/' /etc/powersched/daemon.conf
 systemctl reload powersched.service
 wait_st policy power 60 >/dev/null
 packed 120; p=$pk
+# --- a daemon killed (SIGKILL: a stop past TimeoutStopSec, a crash): the
+# unit's ExecStopPost (powersched restore) replays its journal at once,
+# before systemd starts it again (Restart=on-failure)
+systemctl kill -s KILL --kill-whom=main powersched.service
+killed_restored() { journalctl -u powersched.service --no-pager -o cat 2>/dev/null | grep -q 'restore: 1 journal(s) of instances that are gone replayed'; }
+until_up 60 killed_restored; kr=$?
+journalctl -u powersched.service --no-pager -o cat 2>/dev/null | grep 'restore\|recover' | tail -n 3 | sed 's/^/PSVM kill log: /'
+is_active() { [ "$(systemctl is-active powersched.service)" = active ]; }
+until_up 60 is_active
+check systemd-kill-restores $kr "SIGKILL to the daemon: $(journalctl -u powersched.service --no-pager -o cat 2>/dev/null | grep 'restore:' | tail -n 1); the unit is $(systemctl is-active powersched.service) again"
+packed 120; p=$pk
 before=$(probe masks stress-ng-cpu | tr '\n' ' ')
 systemctl stop powersched.service; rc=$?
 after=$(probe masks stress-ng-cpu | tr '\n' ' ')
