@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "live_int.h"
 
@@ -31,11 +32,15 @@ static const struct {
 	{ "/proc/irq/default_smp_affinity", "irqdefault", "default IRQ affinity" },
 };
 
-/* Is irqbalance running? (its comm, in /proc) */
+/* Is irqbalance running? A process named so, of root's: a name alone is
+ * anyone's to take (an ordinary user's process called irqbalance turned
+ * IRQ parking off for everyone, issue 23 item 9), and irqbalance runs as
+ * root. The owner of /proc/PID is the process's effective uid. */
 static int irqbalance_runs(const struct ps_live *l)
 {
 	char path[512], comm[32];
 	struct dirent *de;
+	struct stat st;
 	int found = 0;
 	DIR *d;
 
@@ -47,8 +52,11 @@ static int irqbalance_runs(const struct ps_live *l)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		ps_live_path(l, path, sizeof(path), "/proc/%.20s/comm", de->d_name);
-		found = ps_live_read_file(path, comm, sizeof(comm)) > 0 &&
-			!strcmp(comm, "irqbalance\n");
+		if (ps_live_read_file(path, comm, sizeof(comm)) <= 0 ||
+		    strcmp(comm, "irqbalance\n"))
+			continue;
+		ps_live_path(l, path, sizeof(path), "/proc/%.20s", de->d_name);
+		found = !stat(path, &st) && st.st_uid == 0;
 	}
 	closedir(d);
 	return found;

@@ -14,6 +14,9 @@
  *                         watchdog: no scenario's killall sleep ends it)
  *   probe threads N S     a process "ps-fill" of N threads (and its main
  *                         one) that sleep S seconds: many threads that live
+ *   probe as UID NAME S   a process of user UID named NAME (its comm) that
+ *                         sleeps S seconds: another user's process with a
+ *                         name that means something to a root tool
  *   probe until PREFIX TEXT TIMEOUT_S
  *                         poll "place" every 20 ms until its line starts
  *                         with TEXT; print the uptime then, or "never".
@@ -59,12 +62,12 @@
  */
 #include <pthread.h>
 #include <time.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 static int read_int_sysfs(const char *fmt, int cpu)
 {
@@ -441,6 +444,15 @@ int main(int argc, char **argv)
 	static struct th th[8192];
 	int n, i, j;
 
+	if (argc == 5 && !strcmp(argv[1], "as")) {
+		struct timespec ts = { atoi(argv[4]), 0 };
+		uid_t uid = (uid_t)atoi(argv[2]);
+
+		if (setgid(uid) || setuid(uid) || prctl(PR_SET_NAME, argv[3]))
+			return 1;
+		nanosleep(&ts, NULL);
+		return 0;
+	}
 	if (argc == 5 && !strcmp(argv[1], "until")) {
 		double end = uptime() + atof(argv[4]);
 		struct timespec ts = { 0, 20 * 1000 * 1000 };

@@ -81,6 +81,10 @@ for f in /proc/irq/*/smp_affinity_list; do
 	if echo 3 >"$f" 2>/dev/null; then pinned=$f; break; fi
 done
 snap >/tmp/irq.before
+# an ordinary user's process named irqbalance: not irqbalance (root's),
+# so the IRQs are still parked (before, the name alone turned parking off)
+probe as 65534 irqbalance 600 &
+fakeirq=$!
 printf 'policy power\ninterval 500ms\nquiet-parked yes\n' >/etc/powersched/daemon.conf
 stress-ng --cpu 4 --cpu-method int64 --timeout 300 >/dev/null 2>&1 & # ended below
 ng=$!
@@ -98,6 +102,7 @@ wait_for 60 'allowed=$(cur_allowed); snap >/tmp/irq.during; allowed2=$(cur_allow
 kill -TERM $dpid
 wait $dpid; rc=$?
 kill $ng 2>/dev/null
+kill $fakeirq 2>/dev/null
 snap >/tmp/irq.after
 # during: each IRQ either on the allowed set or as it was (not movable, or pinned)
 moved=0; wrong=0
