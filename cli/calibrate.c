@@ -287,7 +287,7 @@ int ps_cmd_calibrate(int argc, char **argv)
 	FILE *f;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 's':
@@ -303,14 +303,18 @@ int ps_cmd_calibrate(int argc, char **argv)
 		case 'R': root = optarg; break;
 		case 'h': usage(stdout); return PS_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'powersched calibrate --help'.\n");
-			return PS_EXIT_USAGE;
+			return ps_cli_bad_option("calibrate", c, argv, opts);
 		}
 	}
 	if (optind < argc) {
 		ps_err("calibrate: unexpected argument '%s'", argv[optind]);
 		return PS_EXIT_USAGE;
 	}
+	/* the paths, before any measuring */
+	if (ps_cli_check_out("calibrate", "output file", out) ||
+	    (record && ps_cli_check_out("calibrate", "recording", record)) ||
+	    (!fitfile && strcmp(root, "/") && ps_cli_check_dir("calibrate", "--sysfs-root", root)))
+		return PS_EXIT_USAGE;
 	if (fitfile) {
 		int r = read_recording(fitfile, &rec, err, sizeof(err));
 

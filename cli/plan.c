@@ -218,19 +218,21 @@ static int print_text(const struct ps_topo *topo, const struct ps_model *m,
 	printf("\n");
 	for (k = 0; k < np; k++) {
 		const struct plan *p = &plans[k];
+		char dp[16], dt[16], de[16];
 
 		if (p->d.policy == PS_POLICY_PERFORMANCE)
 			continue;
-		printf("%s vs performance: power %+.1f%% (%.1f W %s), throughput %+.1f%%, "
-		       "energy/work %+.1f%%%s; placement: %s\n",
+		printf("%s vs performance: power %s (%.1f W %s), throughput %s, "
+		       "energy/work %s%s; placement: %s\n",
 		       p->requested == PS_POLICY_AUTO ? "auto" : ps_policy_name(p->d.policy),
-		       pct(p->pw.power_w, perf->pw.power_w),
+		       ps_cli_pct(dp, sizeof(dp), pct(p->pw.power_w, perf->pw.power_w)),
 		       p->pw.power_w <= perf->pw.power_w ?
 			       perf->pw.power_w - p->pw.power_w :
 			       p->pw.power_w - perf->pw.power_w,
 		       p->pw.power_w <= perf->pw.power_w ? "saved" : "more",
-		       pct(p->pw.throughput, perf->pw.throughput),
-		       pct(p->pw.energy_per_work, perf->pw.energy_per_work),
+		       ps_cli_pct(dt, sizeof(dt), pct(p->pw.throughput, perf->pw.throughput)),
+		       ps_cli_pct(de, sizeof(de), pct(p->pw.energy_per_work,
+						      perf->pw.energy_per_work)),
 		       p->d.overloaded ? " (load exceeds the machine at target fill: all PUs used)" : "",
 		       ps_cand_name(p->d.chosen));
 	}
@@ -334,7 +336,7 @@ int ps_cmd_plan(int argc, char **argv)
 	memset(plans, 0, sizeof(plans));
 	memset(&perf, 0, sizeof(perf));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "l:p:t:m:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":l:p:t:m:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l': load = optarg; break;
 		case 'p': policy = optarg; break;
@@ -344,8 +346,7 @@ int ps_cmd_plan(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'h': usage(stdout); return PS_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'powersched plan --help'.\n");
-			return PS_EXIT_USAGE;
+			return ps_cli_bad_option("plan", c, argv, opts);
 		}
 	}
 	if (optind < argc) {
@@ -356,6 +357,8 @@ int ps_cmd_plan(int argc, char **argv)
 		ps_err("plan: --load is required (for example --load 16x1.0)");
 		return PS_EXIT_USAGE;
 	}
+	if (strcmp(root, "/") && ps_cli_check_dir("plan", "--sysfs-root", root))
+		return PS_EXIT_USAGE;
 	if (policy) {
 		r = ps_cli_policy(policy, &reqs[0]);
 		if (r)

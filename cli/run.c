@@ -343,40 +343,6 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 	return 0;
 }
 
-/* An output file's directory must exist and take a new file: checked
- * before the work, not found out at the end of it. 0, or 1 (said). */
-static int check_out_dir(const char *cmd, const char *what, const char *path)
-{
-	char dir[4096];
-	const char *slash;
-	struct stat st;
-
-	if (!path || !path[0])
-		return 0;
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (stat(dir, &st)) {
-		ps_err("%s: %s file '%s': directory '%s': %s", cmd, what, path, dir,
-		       strerror(errno));
-		return 1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		ps_err("%s: %s file '%s': '%s' is not a directory", cmd, what, path, dir);
-		return 1;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		ps_err("%s: %s file '%s': directory '%s' is not writable: %s", cmd, what, path,
-		       dir, strerror(errno));
-		return 1;
-	}
-	return 0;
-}
-
 /* A backend asked for by name must be usable: only the default falls back
  * (to affinity, saying so). 0, or 1 (said). */
 static int check_backend(const char *cmd, const struct ps_live_cfg *cfg)
@@ -544,18 +510,8 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'v': o->verbose = 1; break;
 		case 'f': o->foreground = 1; break;
 		case 'h': usage(stdout); return -1;
-		case ':':
-			ps_err("%s: option '%s' needs a value (see powersched %s --help)", cmd,
-			       argv[optind - 1], cmd);
-			return PS_EXIT_USAGE;
 		default:
-			if (optopt && optopt != '?')
-				ps_err("%s: unknown option '-%c' (see powersched %s --help)", cmd,
-				       optopt, cmd);
-			else
-				ps_err("%s: unknown option '%s' (see powersched %s --help)", cmd,
-				       argv[optind - 1], cmd);
-			return PS_EXIT_USAGE;
+			return ps_cli_bad_option(cmd, c, argv, live_opts);
 		}
 	}
 	return 0;
@@ -684,7 +640,8 @@ int ps_cmd_run(int argc, char **argv)
 		return r;
 	/* what can be found wrong now is said now, in one line, before the
 	 * command runs: not after it, with a summary of a run that never was */
-	if (check_out_dir("run", "plot", o.plot) || check_out_dir("run", "metrics", o.metrics) ||
+	if ((o.plot && ps_cli_check_out("run", "plot file", o.plot)) ||
+	    (o.metrics && o.metrics[0] && ps_cli_check_out("run", "metrics file", o.metrics)) ||
 	    check_backend("run", &cfg))
 		return PS_EXIT_USAGE;
 	if (!find_command(argv[optind])) {
@@ -885,7 +842,7 @@ static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_l
 	r = build_cfg(&eff, cfg, m, "auto");
 	if (r)
 		return r;
-	if (check_out_dir("daemon", "metrics", eff.metrics))
+	if (eff.metrics && eff.metrics[0] && ps_cli_check_out("daemon", "metrics file", eff.metrics))
 		return PS_EXIT_USAGE;
 	cfg->name = "daemon";
 	cfg->whole_system = 1;
@@ -1000,14 +957,8 @@ int ps_cmd_restore(int argc, char **argv)
 		case 'S': dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage_restore(stdout); return PS_EXIT_OK;
-		case ':':
-			ps_err("restore: option '%s' needs a value (see powersched restore --help)",
-			       argv[optind - 1]);
-			return PS_EXIT_USAGE;
 		default:
-			ps_err("restore: unknown option '%s' (see powersched restore --help)",
-			       argv[optind - 1]);
-			return PS_EXIT_USAGE;
+			return ps_cli_bad_option("restore", c, argv, opts);
 		}
 	}
 	if (optind < argc) {

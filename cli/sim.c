@@ -39,7 +39,7 @@ static void usage(FILE *f)
 	      "                        alone), legacy:mc=N,smt=M[,fixed] (N, M in 0..2)\n"
 	      " -c, --compare P1,P2    several policies, same workload and seed, side by side\n"
 	      " -t, --topology TOPO    synthetic description or lstopo XML (default: this machine)\n"
-	      " -d, --duration D       simulated time: 10s, 500ms, 1h (default 10s)\n"
+	      " -d, --duration D       simulated time: 10 (seconds), 500ms, 1h (default 10s)\n"
 	      " -s, --seed S           random seed (default 1)\n"
 	      " -m, --model MODEL      power model file or built-in name (default: the\n"
 	      "                        shipped model that fits the topology, else generic)\n"
@@ -52,8 +52,9 @@ static void usage(FILE *f)
 	      " -j, --json             print JSON\n"
 	      " -h, --help             display this help\n"
 	      "\n"
-	      "Durations take ns, us, ms, s, m or h. Work is in seconds of one task\n"
-	      "alone on a core. Exit status: 0 ok, 1 runtime failure, 2 bad input.\n",
+	      "Durations take ns, us, ms, s, m or h; a bare number is seconds. Work is\n"
+	      "in seconds of one task alone on a core. Exit status: 0 ok, 1 runtime\n"
+	      "failure, 2 bad input.\n",
 	      f);
 }
 
@@ -101,20 +102,24 @@ static void print_snapshot_text(const struct ps_topo *t, const struct run *r)
 static void print_report(const struct run *r, double dur)
 {
 	const struct ps_sim_result *s = &r->res;
+	char pct[16];
 
 	printf("policy %s%s%s%s\n", r->pol.name, r->why[0] ? " (" : "", r->why,
 	       r->why[0] ? ")" : "");
 	printf("  energy %.1f J, mean power %.2f W; oracle %.2f W\n", s->energy_j,
 	       s->power_w, s->oracle_power_w);
 	printf("  model energy per work of this placement %.3f J, oracle's %.3f J: "
-	       "%+.1f%% from the limit\n",
+	       "%s from the limit\n",
 	       s->model_work > 0 ? s->model_energy_j / s->model_work : 0,
 	       s->oracle_work > 0 ? s->oracle_energy_j / s->oracle_work : 0,
-	       s->vs_oracle_pct);
+	       ps_cli_pct(pct, sizeof(pct), s->vs_oracle_pct));
 	printf("  work %.3f units (%.3f per s), energy per unit of work %.3f J\n",
 	       s->work, s->throughput, s->work > 0 ? s->energy_j / s->work : 0);
-	printf("  jobs %ld, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
-	       s->jobs_done, s->latency_p50_ms, s->latency_p99_ms, s->latency_max_ms);
+	if (s->jobs_done)
+		printf("  jobs %ld, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
+		       s->jobs_done, s->latency_p50_ms, s->latency_p99_ms, s->latency_max_ms);
+	else
+		printf("  jobs 0, latency - (no job finished)\n");
 	printf("  deadline misses %ld of %ld periodic jobs\n", s->deadline_misses,
 	       s->periods);
 	printf("  mean active packages %.2f, cores %.2f, allowed PUs %.1f over %.3g s\n",
@@ -129,57 +134,84 @@ static void print_report(const struct run *r, double dur)
 		       s->slack_p1_ms, s->slack_p50_ms);
 }
 
+/* The rows of print_compare(), and how each shows its value */
+enum cell { CELL_REAL, CELL_COUNT, CELL_LATENCY, CELL_PCT };
+
+static const struct {
+	const char *name;
+	enum cell kind;
+} compare_rows[] = {
+	{ "energy (J)", CELL_REAL },         { "power (W)", CELL_REAL },
+	{ "oracle power (W)", CELL_REAL },   { "J/work vs oracle", CELL_PCT },
+	{ "work (units)", CELL_REAL },       { "energy/work (J)", CELL_REAL },
+	{ "latency p50 (ms)", CELL_LATENCY }, { "latency p99 (ms)", CELL_LATENCY },
+	{ "deadline misses", CELL_COUNT },   { "active packages", CELL_REAL },
+	{ "active cores", CELL_REAL },       { "migrations", CELL_COUNT },
+	{ "mask changes", CELL_COUNT },
+};
+
+/* the value of compare_rows[@i] for a run */
+static double compare_value(int i, const struct ps_sim_result *s)
+{
+	switch (i) {
+	case 0: return s->energy_j;
+	case 1: return s->power_w;
+	case 2: return s->oracle_power_w;
+	case 3: return s->vs_oracle_pct;
+	case 4: return s->work;
+	case 5: return s->work > 0 ? s->energy_j / s->work : 0;
+	case 6: return s->latency_p50_ms;
+	case 7: return s->latency_p99_ms;
+	case 8: return s->deadline_misses;
+	case 9: return s->mean_active_packages;
+	case 10: return s->mean_active_cores;
+	case 11: return s->migrations;
+	default: return s->mask_changes;
+	}
+}
+
+/*
+ * One column per run, the ratio to the baseline beside each value: counts
+ * as whole numbers, latency "-" for a run in which no job finished (there
+ * is none to measure), the distance to the oracle as a signed percentage.
+ */
 static void print_compare(struct run *runs, int n, int base)
 {
-	static const char *const rows[] = {
-		"energy (J)", "power (W)", "oracle power (W)", "J/work vs oracle",
-		"work (units)", "energy/work (J)", "latency p50 (ms)",
-		"latency p99 (ms)", "deadline misses", "active packages",
-		"active cores", "migrations", "mask changes",
-	};
 	int k, i;
 
 	printf("%-20s", "");
 	for (k = 0; k < n; k++)
 		printf("%24s", runs[k].pol.name);
 	printf("\n");
-	for (i = 0; i < (int)(sizeof(rows) / sizeof(rows[0])); i++) {
-		printf("%-20s", rows[i]);
+	for (i = 0; i < (int)(sizeof(compare_rows) / sizeof(compare_rows[0])); i++) {
+		enum cell kind = compare_rows[i].kind;
+
+		printf("%-20s", compare_rows[i].name);
 		for (k = 0; k < n; k++) {
 			const struct ps_sim_result *s = &runs[k].res, *b = &runs[base].res;
-			double v, bv;
-			char cell[64];
+			double v = compare_value(i, s), bv = compare_value(i, b);
+			char cell[64], ratio[24] = "";
 
-			switch (i) {
-			case 0: v = s->energy_j; bv = b->energy_j; break;
-			case 1: v = s->power_w; bv = b->power_w; break;
-			case 2: v = s->oracle_power_w; bv = b->oracle_power_w; break;
-			case 3:
-				snprintf(cell, sizeof(cell), "%+.1f%%", s->vs_oracle_pct);
-				printf("%24s", cell);
-				continue;
-			case 4: v = s->work; bv = b->work; break;
-			case 5:
-				v = s->work > 0 ? s->energy_j / s->work : 0;
-				bv = b->work > 0 ? b->energy_j / b->work : 0;
-				break;
-			case 6: v = s->latency_p50_ms; bv = b->latency_p50_ms; break;
-			case 7: v = s->latency_p99_ms; bv = b->latency_p99_ms; break;
-			case 8: v = s->deadline_misses; bv = b->deadline_misses; break;
-			case 9: v = s->mean_active_packages; bv = b->mean_active_packages; break;
-			case 10: v = s->mean_active_cores; bv = b->mean_active_cores; break;
-			case 11: v = s->migrations; bv = b->migrations; break;
-			default: v = s->mask_changes; bv = b->mask_changes; break;
-			}
+			if (kind == CELL_LATENCY && !b->jobs_done)
+				bv = 0;
 			if (bv != 0 && k != base)
-				snprintf(cell, sizeof(cell), "%.2f (x%.3f)", v, v / bv);
+				snprintf(ratio, sizeof(ratio), " (x%.3f)", v / bv);
+			if (kind == CELL_PCT)
+				ps_cli_pct(cell, sizeof(cell), v);
+			else if (kind == CELL_LATENCY && !s->jobs_done)
+				snprintf(cell, sizeof(cell), "-");
+			else if (kind == CELL_COUNT)
+				snprintf(cell, sizeof(cell), "%.0f%s", v, ratio);
 			else
-				snprintf(cell, sizeof(cell), "%.2f", v);
+				snprintf(cell, sizeof(cell), "%.2f%s", v, ratio);
 			printf("%24s", cell);
 		}
 		printf("\n");
 	}
-	printf("(x: ratio to %s)\n", runs[base].pol.name);
+	for (k = 0; k < n && runs[k].res.jobs_done; k++)
+		;
+	printf("(x: ratio to %s%s)\n", runs[base].pol.name,
+	       k < n ? "; latency -: no job finished" : "");
 }
 
 static void json_run(const struct ps_topo *t, const struct run *r)
@@ -282,14 +314,14 @@ static int split_list(char *s, char **out, int max)
 	char *save = NULL, *p;
 
 	for (p = strtok_r(s, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (n == max)
-			return -1;
 		/* legacy modes have commas of their own: glue mc=,smt=,fixed */
 		if (n && (!strncmp(p, "smt=", 4) || !strcmp(p, "fixed")) &&
 		    !strncmp(out[n - 1], "legacy:", 7)) {
 			p[-1] = ',';
 			continue;
 		}
+		if (n == max)
+			return -1;
 		out[n++] = p;
 	}
 	return n;
@@ -318,6 +350,7 @@ int ps_cmd_sim(int argc, char **argv)
 	const char *root = "/", *plot = NULL, *dspec = "10s", *ispec = "100ms";
 	const char *snapspec = NULL, *slacklog = NULL;
 	char *compare = NULL, *names[MAX_COMPARE], err[320], *end;
+	const char *compare_arg = NULL;
 	struct run runs[MAX_COMPARE];
 	struct ps_sim_config cfg;
 	struct ps_workload wl;
@@ -331,11 +364,11 @@ int ps_cmd_sim(int argc, char **argv)
 	memset(runs, 0, sizeof(runs));
 	memset(&wl, 0, sizeof(wl));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "w:p:c:t:d:s:m:i:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:p:c:t:d:s:m:i:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w': wspec = optarg; break;
 		case 'p': policy = optarg; break;
-		case 'c': free(compare); compare = strdup(optarg); break;
+		case 'c': free(compare); compare = strdup(optarg); compare_arg = optarg; break;
 		case 't': tspec = optarg; break;
 		case 'd': dspec = optarg; break;
 		case 'i': ispec = optarg; break;
@@ -356,9 +389,8 @@ int ps_cmd_sim(int argc, char **argv)
 			break;
 		case 'h': usage(stdout); free(compare); return PS_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'powersched sim --help'.\n");
 			free(compare);
-			return PS_EXIT_USAGE;
+			return ps_cli_bad_option("sim", c, argv, opts);
 		}
 	}
 	rc = PS_EXIT_USAGE;
@@ -375,15 +407,17 @@ int ps_cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (ps_duration_parse(dspec, &dur)) {
-		ps_err("sim: duration '%s' is not a positive time such as 10s or 500ms", dspec);
+		ps_err("sim: duration '%s' is not a time above 0 and up to 1e7 s, such as 10 "
+		       "(seconds), 10s or 500ms", dspec);
 		goto out;
 	}
 	if (ps_duration_parse(ispec, &iv)) {
-		ps_err("sim: interval '%s' is not a positive time such as 100ms", ispec);
+		ps_err("sim: interval '%s' is not a time above 0 and up to 1e7 s, such as "
+		       "0.1 (seconds) or 100ms", ispec);
 		goto out;
 	}
 	if (snapspec && ps_duration_parse(snapspec, &snap) && strcmp(snapspec, "0")) {
-		ps_err("sim: snapshot '%s' is not a time such as 5s", snapspec);
+		ps_err("sim: snapshot '%s' is not a time such as 5 (seconds) or 500ms", snapspec);
 		goto out;
 	}
 	if (snapspec && !strcmp(snapspec, "0"))
@@ -400,10 +434,15 @@ int ps_cmd_sim(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* the paths, before any simulating */
+	if ((plot && ps_cli_check_out("sim", "plot file", plot)) ||
+	    (slacklog && ps_cli_check_out("sim", "slack log", slacklog)) ||
+	    (strcmp(root, "/") && ps_cli_check_dir("sim", "--sysfs-root", root)))
+		goto out;
 	if (compare) {
 		n = split_list(compare, names, MAX_COMPARE);
 		if (n <= 0) {
-			ps_err("sim: compare list '%s' is empty or longer than %d", compare,
+			ps_err("sim: compare list '%s' is empty or longer than %d", compare_arg,
 			       MAX_COMPARE);
 			goto out;
 		}

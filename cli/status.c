@@ -5,27 +5,39 @@
  * Reads the state file each run and daemon rewrites every interval
  * (state.PID.json in its state directory) and prints one block per
  * instance, the way systemctl status does, or the files as a JSON array
- * (--json, the files' objects as they are). Without --state-dir it reads
- * the caller's own directory and, for a user, root's as well when it can.
+ * (--json, the files' objects as they are, with the uid and user whose
+ * directory held them). Without --state-dir it reads the caller's own
+ * directory and, for a user, root's as well when it can; root reads its
+ * own and every ordinary user's (/run/user/UID/powersched, or the
+ * /tmp/powersched-UID fallback), without following a link, each instance
+ * shown with its user. Exit status 3 when an instance shown is not
+ * running (killed, its files left behind), as systemctl status.
  * What the state file does not hold is found from the system: whether the
  * instance is alive (the journal's owner line against /proc/PID/stat), for
  * how long, which command a run manages (its child), and how many packages
  * and cores the allowed CPUs span (this machine's topology).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "ps/live.h"
 
 #define MAX_CPUS 4096
+/* an instance shown is not running (systemctl status: "program is not
+ * running"; LSB's init-script status code) */
+#define STATUS_EXIT_NOT_RUNNING 3
 
 static void usage_status(FILE *f)
 {
@@ -37,14 +49,20 @@ static void usage_status(FILE *f)
 	      "CPUs out of the online ones, the packages and cores they span, the\n"
 	      "demand, mask changes, energy (measured or modeled) and uptime.\n"
 	      "\n"
-	      "Without --state-dir: root reads /run/powersched; a user reads their\n"
-	      "own state directory (see powersched run --help) and root's, when\n"
+	      "Without --state-dir: root reads /run/powersched and every user's\n"
+	      "state directory (/run/user/UID/powersched), naming the user; a user\n"
+	      "reads their own (see powersched run --help) and root's, when\n"
 	      "readable, so the system daemon shows too.\n"
 	      "\n"
 	      "Options:\n"
-	      " -j, --json            the state files as a JSON array, as they are\n"
+	      " -j, --json            the state files as a JSON array, as they are,\n"
+	      "                       with the uid and user whose directory held each\n"
 	      "     --state-dir DIR   read only this directory\n"
-	      " -h, --help            display this help\n",
+	      " -h, --help            display this help\n"
+	      "\n"
+	      "Exit status: 0 every instance shown is running (or none is); 2 bad\n"
+	      "usage or a --state-dir that cannot be read; 3 an instance shown is\n"
+	      "not running (killed: its files left for the next run to put back).\n",
 	      f);
 }
 
@@ -52,7 +70,10 @@ struct status_ctx {
 	const char *bullet;
 	struct ps_topo *topo; /* this machine, loaded at the first need */
 	int topo_tried;
-	int n;
+	int n;                 /* instances shown */
+	int dead;              /* of them, not running */
+	const char *user;      /* whose directory, when not the caller's, or NULL */
+	const char *alive_dir; /* the directory's journals (as opened), or NULL: dir */
 };
 
 static const char *jstr(struct json_object *o, const char *key)
@@ -251,8 +272,10 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	char cmd[128], dur[32], buf[512];
 	double up, acc;
 
-	alive = ps_cli_instance_alive(dir, pid, &start);
+	alive = ps_cli_instance_alive(c->alive_dir ? c->alive_dir : dir, pid, &start);
 	printf("%s%s powersched %s, pid %ld\n", c->n ? "\n" : "", c->bullet, name, pid);
+	if (c->user)
+		LINE("User:", "%s", c->user);
 	up = alive ? uptime_of(start) : -1;
 	if (up >= 0) {
 		fmt_dur(up, dur, sizeof(dur));
@@ -266,6 +289,7 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	} else {
 		LINE("State:", "not running: it did not exit cleanly (killed?); the next "
 		     "run or daemon with this state directory puts back what it changed");
+		c->dead++;
 	}
 	if (!strcmp(name, "daemon")) {
 		LINE("Manages:", "the eligible threads of the whole system (%d thread%s "
@@ -334,43 +358,238 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	c->n++;
 }
 
-static int is_state_file(const struct dirent *de)
+static int is_state_file(const char *name)
 {
-	return !strncmp(de->d_name, "state.", 6) && strstr(de->d_name, ".json") &&
-	       !strstr(de->d_name, ".tmp");
+	return !strncmp(name, "state.", 6) && strstr(name, ".json") && !strstr(name, ".tmp");
 }
 
-/* Every state file of dir, in order. Return: instances shown, -errno when
- * the directory cannot be read. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The state files' names in the directory open at @dfd, sorted, into a
+ * malloc'd array of malloc'd names. Return: how many, or -errno. */
+static int state_files(int dfd, char ***out)
+{
+	int fd = dup(dfd), n = 0, cap = 0;
+	char **names = NULL, **bigger;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	while ((de = readdir(d))) {
+		if (!is_state_file(de->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			bigger = realloc(names, sizeof(*names) * (size_t)cap);
+			if (!bigger)
+				break;
+			names = bigger;
+		}
+		if (!(names[n] = strdup(de->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), cmp_names);
+	*out = names;
+	return n;
+}
+
+/*
+ * A state file of the directory open at @dfd, NUL-terminated: opened
+ * without following a symbolic link or waiting on a FIFO, and only a
+ * regular file read (a directory of another user's may hold anything).
+ * Return: its length, or -errno.
+ */
+static int read_state(int dfd, const char *name, char *buf, size_t len)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	size_t at = 0;
+	struct stat st;
+	ssize_t r = 1;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	while (at < len - 1 && (r = read(fd, buf + at, len - 1 - at)) > 0)
+		at += (size_t)r;
+	close(fd);
+	buf[at] = '\0';
+	return r < 0 ? -EIO : (int)at;
+}
+
+/*
+ * Every state file of the directory open at @dfd (@dir: its path), in
+ * order: a block each, or with @json its object with the uid and user
+ * whose directory it is added. Instances found not running are counted in
+ * c->dead. Return: instances shown, -errno when the directory cannot be
+ * read.
+ */
+static int show_fd(struct status_ctx *c, int dfd, const char *dir, int json)
+{
+	char **names, buf[16384], user[128], uname[64] = "", fddir[64];
+	struct passwd *pw;
+	struct stat st;
+	int i, n, shown = 0;
+
+	if (fstat(dfd, &st))
+		return -errno;
+	n = state_files(dfd, &names);
+	if (n < 0)
+		return n;
+	pw = getpwuid(st.st_uid);
+	if (pw)
+		snprintf(uname, sizeof(uname), "%s", pw->pw_name);
+	if (pw)
+		snprintf(user, sizeof(user), "%s (uid %u)", uname, (unsigned)st.st_uid);
+	else
+		snprintf(user, sizeof(user), "uid %u (no such user)", (unsigned)st.st_uid);
+	/* the journals beside the files, in the directory opened, whatever
+	 * its path names by now */
+	snprintf(fddir, sizeof(fddir), "/proc/self/fd/%d", dfd);
+	c->alive_dir = fddir;
+	c->user = st.st_uid != geteuid() ? user : NULL;
+	for (i = 0; i < n; i++) {
+		struct json_object *o = NULL;
+
+		if (read_state(dfd, names[i], buf, sizeof(buf)) > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			o = json_tokener_parse(buf);
+		}
+		if (o && json_object_is_type(o, json_type_object)) {
+			if (json) {
+				unsigned long long start;
+				struct json_object *pid;
+
+				if (!json_object_object_get_ex(o, "pid", &pid) ||
+				    !ps_cli_instance_alive(fddir, (long)json_object_get_int64(pid),
+							   &start))
+					c->dead++;
+				json_object_object_add(o, "uid", json_object_new_int64(st.st_uid));
+				json_object_object_add(o, "user",
+						       json_object_new_string(uname));
+				printf("%s%s", c->n ? "," : "",
+				       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							JSON_C_TO_STRING_NOSLASHESCAPE));
+				c->n++;
+			} else {
+				print_block(c, dir, names[i], o);
+			}
+			shown++;
+		}
+		json_object_put(o);
+		free(names[i]);
+	}
+	free(names);
+	c->alive_dir = NULL;
+	c->user = NULL;
+	return shown;
+}
+
+/* The directory @dir (following links: the caller's own choice, or root's
+ * /run/powersched), shown. Return: as show_fd(). */
 static int show_dir(struct status_ctx *c, const char *dir, int json)
 {
-	struct dirent **de;
-	char path[1100], buf[16384];
-	int i, n = scandir(dir, &de, is_state_file, alphasort), shown = 0;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
 
-	if (n < 0)
+	if (dfd < 0)
 		return -errno;
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, de[i]->d_name);
-		if (ps_cli_read_text(path, buf, sizeof(buf)) > 0) {
-			buf[strcspn(buf, "\n")] = '\0';
-			if (json) {
-				printf("%s%s", c->n ? "," : "", buf);
-				c->n++;
-				shown++;
-			} else {
-				struct json_object *o = json_tokener_parse(buf);
+	r = show_fd(c, dfd, dir, json);
+	close(dfd);
+	return r;
+}
 
-				if (o && json_object_is_type(o, json_type_object)) {
-					print_block(c, dir, de[i]->d_name, o);
-					shown++;
-				}
-				json_object_put(o);
-			}
+/* UIDs, ascending */
+static int cmp_uid(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Root: the state directories of ordinary users' runs (ps_cli_state_dir():
+ * /run/user/UID/powersched, or /tmp/powersched-UID when a user has no
+ * runtime directory), each opened a step at a time without following a
+ * symbolic link, and shown only when it is a directory of UID's that no
+ * one else may write in (as a user's own status would read it). A user
+ * whose $XDG_RUNTIME_DIR is elsewhere is not found. Return: instances shown.
+ */
+static int show_user_dirs(struct status_ctx *c, int json)
+{
+	static const struct {
+		const char *base, *prefix, *sub;
+	} where[] = {
+		{ "/run/user", "", "powersched" },
+		{ "/tmp", "powersched-", NULL },
+	};
+	const int fl = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	size_t w;
+	int shown = 0;
+
+	for (w = 0; w < sizeof(where) / sizeof(where[0]); w++) {
+		size_t plen = strlen(where[w].prefix);
+		unsigned long uids[1024];
+		int base = open(where[w].base, fl), n = 0, i;
+		struct dirent *de;
+		DIR *d;
+
+		if (base < 0)
+			continue;
+		d = fdopendir(dup(base));
+		while (d && (de = readdir(d)) && n < (int)(sizeof(uids) / sizeof(uids[0]))) {
+			const char *u = de->d_name + plen;
+			char *end;
+
+			if (strncmp(de->d_name, where[w].prefix, plen) || !isdigit((unsigned char)*u))
+				continue;
+			errno = 0;
+			uids[n] = strtoul(u, &end, 10);
+			if (!errno && !*end && uids[n] != 0 && uids[n] < (uid_t)-1)
+				n++;
 		}
-		free(de[i]);
+		if (d)
+			closedir(d);
+		qsort(uids, (size_t)n, sizeof(uids[0]), cmp_uid);
+		for (i = 0; i < n; i++) {
+			char name[64], path[256];
+			struct stat st;
+			int fd, sub;
+
+			snprintf(name, sizeof(name), "%s%lu", where[w].prefix, uids[i]);
+			fd = openat(base, name, fl);
+			if (fd >= 0 && where[w].sub) {
+				sub = openat(fd, where[w].sub, fl);
+				close(fd);
+				fd = sub;
+			}
+			if (fd < 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s%s%s", where[w].base, name,
+				 where[w].sub ? "/" : "", where[w].sub ? where[w].sub : "");
+			if (!fstat(fd, &st) && st.st_uid == (uid_t)uids[i] && !(st.st_mode & 022)) {
+				int r = show_fd(c, fd, path, json);
+
+				shown += r > 0 ? r : 0;
+			}
+			close(fd);
+		}
+		close(base);
 	}
-	free(de);
 	return shown;
 }
 
@@ -383,28 +602,44 @@ int ps_cmd_status(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct status_ctx c = { .bullet = "*" };
-	const char *dirs[2] = { NULL, NULL };
+	const char *dirs[2] = { NULL, NULL }, *given = NULL;
 	char own[1024], none[2200] = "";
-	int json = 0, ch, k, r, unreadable = -1;
+	int json = 0, ch, k, r, unreadable = -1, users = 0;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'j': json = 1; break;
-		case 'S': dirs[0] = optarg; break;
+		case 'S': given = optarg; break;
 		case 'h': usage_status(stdout); return PS_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'powersched status --help'.\n");
-			return PS_EXIT_USAGE;
+			return ps_cli_bad_option("status", ch, argv, opts);
 		}
 	}
 	if (optind < argc) {
 		ps_err("status: unexpected argument '%s'", argv[optind]);
 		return PS_EXIT_USAGE;
 	}
-	if (!dirs[0] && !geteuid()) {
+	if (given) {
+		/* the caller named it: one that cannot be read is an error, not
+		 * "nothing is running" */
+		int dfd;
+
+		if (ps_cli_check_dir("status", "--state-dir", given))
+			return PS_EXIT_USAGE;
+		dfd = open(given, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0 || access(given, R_OK | X_OK)) {
+			ps_err("status: --state-dir '%s': %s", given, strerror(errno));
+			if (dfd >= 0)
+				close(dfd);
+			return PS_EXIT_USAGE;
+		}
+		close(dfd);
+		dirs[0] = given;
+	} else if (!geteuid()) {
 		dirs[0] = PS_SYSTEM_STATE_DIR;
-	} else if (!dirs[0]) {
+		users = 1;
+	} else {
 		/* the user's own (one that is not, is not read), then root's */
 		r = ps_cli_state_dir(own, sizeof(own), 0);
 		if (r == -EPERM || r == -ENOTDIR) {
@@ -426,6 +661,11 @@ int ps_cmd_status(int argc, char **argv)
 		snprintf(none + strlen(none), sizeof(none) - strlen(none), "%s%s",
 			 k ? " or " : "", dirs[k]);
 	}
+	if (users) {
+		show_user_dirs(&c, json);
+		snprintf(none + strlen(none), sizeof(none) - strlen(none),
+			 " or a user's /run/user/UID/powersched");
+	}
 	if (json)
 		printf("]\n");
 	else if (!c.n)
@@ -434,5 +674,5 @@ int ps_cmd_status(int argc, char **argv)
 		printf("(%s is not readable by this user: its instances not shown)\n",
 		       dirs[unreadable]);
 	ps_topo_free(c.topo);
-	return PS_EXIT_OK;
+	return c.dead ? STATUS_EXIT_NOT_RUNNING : PS_EXIT_OK;
 }

@@ -14,6 +14,8 @@
 
 #include "ps/loadspec.h"
 
+/* One group. Return: 0, -1 malformed, -2 utilization outside (0,1], -3 a
+ * count of 0, -4 a count above PS_LOAD_MAX_TASKS. */
 static int parse_group(const char *g, size_t len, long *count, double *util)
 {
 	char buf[64], *x, *end;
@@ -29,8 +31,12 @@ static int parse_group(const char *g, size_t len, long *count, double *util)
 			return -1;
 		errno = 0;
 		*count = strtol(buf, &end, 10);
-		if (errno || end != x || *count < 1 || *count > PS_LOAD_MAX_TASKS)
+		if (end != x)
 			return -1;
+		if (errno == ERANGE || *count > PS_LOAD_MAX_TASKS)
+			return -4;
+		if (errno || *count < 1)
+			return -3;
 		x++;
 	} else {
 		x = buf;
@@ -68,17 +74,29 @@ int ps_load_parse(const char *s, double **util, int *nr, char *err,
 			int r = parse_group(p, len, &c, &v);
 
 			if (r) {
-				snprintf(err, errlen, r == -2 ?
-					 "load '%.*s': utilization must be in (0,1]" :
-					 "load '%.*s': expected COUNTxUTIL such as 16x1.0",
-					 (int)(len > 40 ? 40 : len), p);
+				int l = (int)(len > 40 ? 40 : len);
+
+				if (r == -2)
+					snprintf(err, errlen, "load '%.*s': utilization must "
+						 "be in (0,1]", l, p);
+				else if (r == -3)
+					snprintf(err, errlen, "load '%.*s': a count of 0 tasks "
+						 "is not allowed (1 or more)", l, p);
+				else if (r == -4)
+					snprintf(err, errlen, "load '%.*s': more than %d "
+						 "tasks, the most a load may have", l, p,
+						 PS_LOAD_MAX_TASKS);
+				else
+					snprintf(err, errlen, "load '%.*s': expected "
+						 "COUNTxUTIL such as 16x1.0", l, p);
 				return -EINVAL;
 			}
 			if (pass == 0) {
 				total += c;
 				if (total > PS_LOAD_MAX_TASKS) {
 					snprintf(err, errlen,
-						 "load '%s': more than %d tasks",
+						 "load '%s': more than %d tasks in all, "
+						 "the most a load may have",
 						 s, PS_LOAD_MAX_TASKS);
 					return -EINVAL;
 				}

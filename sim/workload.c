@@ -48,7 +48,8 @@ int ps_duration_parse(const char *s, double *out)
 	if (parse_number(s, len, &v))
 		return -EINVAL;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (!strcmp(s + len, units[i].u)) {
+		/* a bare number is seconds, as for sleep(1) and systemd */
+		if (!strcmp(s + len, units[i].u) || (!s[len] && units[i].mul == 1.0)) {
 			v *= units[i].mul;
 			if (!(v > 0) || v > 1e7)
 				return -EINVAL;

@@ -166,8 +166,10 @@ int ps_trace_parse(const char *text, const char *name, struct ps_wl_item *out,
 void ps_workload_free(struct ps_workload *w);
 
 /**
- * ps_duration_parse() - "10ms", "2s", "1.5us", "100ns", "1h", "3m" to seconds
- * Return: 0, or -EINVAL for no unit, a bad number, or a value <= 0.
+ * ps_duration_parse() - "10ms", "2s", "1.5us", "100ns", "1h", "3m" to seconds;
+ * a bare number ("10", "0.5") is seconds
+ * Return: 0, or -EINVAL for an unknown unit, a bad number (signs,
+ * exponents, spaces), a value <= 0 or one above 1e7 s.
  */
 int ps_duration_parse(const char *s, double *out);
 

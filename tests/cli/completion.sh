@@ -2,7 +2,8 @@
 # The bash completion (dist/bash-completion/powersched), sourced into bash
 # without the bash-completion package and asked as readline would ask it:
 # subcommands, options, policies, backends, the built-in model names of the
-# binary under test (the same as models/*.model), topology files.
+# binary under test (the same as models/*.model), topology files; and
+# exactly the subcommands and options the binary's --help texts print.
 # usage: bash completion.sh PATH/TO/powersched
 set -u
 case $1 in /*) PS=$1 ;; *) PS=$PWD/$1 ;; esac
@@ -63,6 +64,40 @@ mkdir "$tmp/bin" && : >"$tmp/bin/zzq-tool" && chmod +x "$tmp/bin/zzq-tool"
 PATH=$tmp/bin:$PATH
 comp "zzq-tool" run -p power -- zzq
 comp "" plan -p zzq
+
+# --- every subcommand of powersched --help, and every option each
+# subcommand's --help prints, is offered, and nothing else (the lists in
+# the completion file are written by hand: this keeps them from drifting)
+# offers WORD...: what completing the last WORD offers, one a line
+offers() {
+	COMP_WORDS=("$PS" "$@")
+	COMP_CWORD=$#
+	COMP_LINE="$PS $*"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_powersched
+	[ ${#COMPREPLY[@]} -eq 0 ] || printf '%s\n' "${COMPREPLY[@]}" | sort -u
+}
+# help_opts CMD...: the options a --help prints at the start of its lines
+help_opts() {
+	"$PS" "$@" --help | grep -oE '^ +(-[A-Za-z0-9], )?--[a-z][a-z0-9-]*' |
+		grep -oE -- '-{1,2}[A-Za-z0-9][a-z0-9-]*' | sort -u
+}
+# same WHAT WANT GOT: the two lists (one a line) are the same
+same() {
+	if [ "$2" = "$3" ]; then
+		ok
+	else
+		bad "$1: --help and the completion differ: $(diff <(echo "$2") <(echo "$3") | grep '^[<>]' | sed 's/^</help only:/; s/^>/completion only:/' | tr '\n' ' ')"
+	fi
+}
+cmds=$("$PS" --help | sed -n '/^Commands:/,/^$/s/^ \([a-z][a-z]*\) .*/\1/p' | sort -u)
+[ -n "$cmds" ] && ok || bad "no commands in powersched --help"
+same "commands" "$( (echo "$cmds"; help_opts) | sort -u)" "$(offers "")"
+for c in $cmds; do
+	got=$(offers "$c" - | grep -vx -- '--')
+	same "powersched $c" "$(help_opts "$c")" "$got"
+done
 
 echo "completion: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -45,10 +45,16 @@ awk -v a="$d1" -v b="$d2" -v c="$e1" -v d="$e2" 'BEGIN { exit !(a >= 8 && b >= a
 [ "$(v "$tmp/a.prom" 'powersched_mask_changes_total{process="run"}')" -ge 1 ] 2>/dev/null &&
 	ok || bad "mask changes: $(grep '^powersched_mask_changes_total' "$tmp/a.prom")"
 [ ! -e "$M" ] && [ -z "$(ls "$tmp/node")" ] && ok || bad "metrics file or its temporary left: $(ls "$tmp/node")"
-# a path that cannot be written: one line, the run goes on
-"$PS" run --state-dir "$tmp/sd" --metrics "$tmp/none/x.prom" -i 100ms -- sleep 0.5 2>"$tmp/e"
-[ $? -eq 0 ] && [ "$(grep -c "metrics '$tmp/none/x.prom'" "$tmp/e")" = 1 ] && ok ||
-	bad "unwritable metrics path: $(cat "$tmp/e")"
+# a directory that is not there: said before the command runs, exit 2
+# (issue 24 item 8); one that goes away during the run: one line, the run
+# goes on
+expect_err "metrics file '$tmp/none/x.prom': directory '$tmp/none'" \
+	run --state-dir "$tmp/sd" --metrics "$tmp/none/x.prom" -i 100ms -- sleep 0.5
+mkdir "$tmp/gone"
+"$PS" run --state-dir "$tmp/sd" --metrics "$tmp/gone/x.prom" -i 100ms -- \
+	sh -c "sleep 0.5; rm -rf '$tmp/gone'; sleep 0.6" 2>"$tmp/e"
+[ $? -eq 0 ] && [ "$(grep -c "metrics '$tmp/gone/x.prom'" "$tmp/e")" = 1 ] && ok ||
+	bad "metrics path gone during the run: $(cat "$tmp/e")"
 printf 'policy power\nmetrics relative.prom\n' >"$tmp/bad.conf"
 expect_err "metrics file 'relative.prom'" daemon -c "$tmp/bad.conf"
 # --- run --plot
@@ -76,13 +82,23 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 		sh -c "sleep 0.5; cp '$pub/m.prom' '$tmp/mid.prom'" 2>"$tmp/e"
 	[ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/m.prom.tmp" ] && [ -s "$tmp/mid.prom" ] && ok ||
 		bad "metrics beside a planted link: victim now '$(head -c 60 "$tmp/victim")', metrics mid-run $(wc -c <"$tmp/mid.prom" 2>/dev/null) bytes; $(cat "$tmp/e")"
-	# a link at the metrics path itself: refused, said once, the run goes on
+	# a link at the metrics path itself: refused before the command runs,
+	# in one line, exit 2 (issue 24 item 8: a path found bad at the start
+	# is said then); one planted during the run: refused, said once, the
+	# run goes on
 	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/l.prom"
-	"$PS" run --state-dir "$tmp/sd" --metrics "$pub/l.prom" -p power -i 100ms -- sleep 0.5 2>"$tmp/e"
+	"$PS" run --state-dir "$tmp/sd" --metrics "$pub/l.prom" -p power -i 100ms -- touch "$tmp/ran" 2>"$tmp/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$tmp/ran" ] && [ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/l.prom" ] &&
+		[ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "metrics file '$pub/l.prom': a symbolic link: not followed" "$tmp/e" && ok ||
+		bad "metrics at a planted link: exit $rc, victim '$(head -c 60 "$tmp/victim")'; $(cat "$tmp/e")"
+	rm -f "$pub/l.prom"
+	"$PS" run --state-dir "$tmp/sd" --metrics "$pub/l.prom" -p power -i 100ms -- \
+		sh -c "sleep 0.4; rm -f '$pub/l.prom'; setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s '$tmp/victim' '$pub/l.prom'; sleep 0.5" 2>"$tmp/e"
 	rc=$?
 	[ $rc -eq 0 ] && [ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/l.prom" ] &&
 		[ "$(grep -c "metrics '$pub/l.prom': a symbolic link: not followed" "$tmp/e")" = 1 ] && ok ||
-		bad "metrics at a planted link: exit $rc, victim '$(head -c 60 "$tmp/victim")'; $(cat "$tmp/e")"
+		bad "metrics at a link planted during the run: exit $rc, victim '$(head -c 60 "$tmp/victim")'; $(cat "$tmp/e")"
 	# and run --plot, sim --plot, calibrate -o, at a link: refused, target kept
 	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/p.png"
 	"$PS" run -q --state-dir "$tmp/sd" -i 100ms --plot "$pub/p.png" -- sleep 0.3 2>"$tmp/e"

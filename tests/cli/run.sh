@@ -152,7 +152,7 @@ expect_err "line 3: kind IntelCore needs CAPACITY (0..4] CORE_ACTIVE_W CORE_IDLE
 	plan -t "$hy" -l 1x1 -m "$tmp/k.model"
 printf 'smt_gain 0.25\nlevel core 9 0.1\npstate all 0.5 3\npstate all 0.4 5\npstate all 1 9\n' >"$tmp/k.model"
 expect_err "line 4: pstate all 0.4 5 is not above the previous" plan -t "pack:2 core:8 pu:2" -l 1x1 -m "$tmp/k.model"
-expect_err "kind 'IntelCore' is not in the topology (it has: any)" \
+expect_err "model 'laptop-i7-1260p' is for a CPU with several kinds of core (IntelCore, IntelAtom)" \
 	plan -t "pack:2 core:8 pu:2" -l 1x1 -m laptop-i7-1260p
 expect_err "--load is required" plan -t "pack:2 core:8 pu:2"
 expect_err "unexpected argument 'extra'" plan -l 1x1 extra

@@ -201,7 +201,7 @@ expect_err "unknown kind 'gpu'" sim -t "$T" -w gpu:4
 expect_err "'periodic:8:1.5:10ms'" sim -t "$T" -w periodic:8:1.5:10ms
 expect_err "duration '-5s'" sim -t "$T" -w cpu:1 -d -5s
 expect_err "duration '0s'" sim -t "$T" -w cpu:1 -d 0s
-expect_err "duration '10'" sim -t "$T" -w cpu:1 -d 10
+expect_err "duration '10x'" sim -t "$T" -w cpu:1 -d 10x
 expect_err "unknown legacy mode 'legacy:mc=3,smt=1'" sim -t "$T" -w cpu:1 -p legacy:mc=3,smt=1
 expect_err "unknown legacy mode 'legacy:mc=1'" sim -t "$T" -w cpu:1 -p legacy:mc=1
 expect_err "unknown policy 'fast'" sim -t "$T" -w cpu:1 -p fast

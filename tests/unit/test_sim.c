@@ -336,7 +336,7 @@ static void test_workload_errors(void **state)
 	expect_wl_error("cpu:4+", "empty item");
 	expect_wl_error("cpu:4++cpu:2", "empty item");
 	expect_wl_error("periodic:8:1.5:10ms", "'periodic:8:1.5:10ms'");
-	expect_wl_error("periodic:8:0.3:10", "'periodic:8:0.3:10'");
+	expect_wl_error("periodic:8:0.3:10x", "'periodic:8:0.3:10x'");
 	expect_wl_error("periodic:8:0.3", "'periodic:8:0.3'");
 	expect_wl_error("periodic:8:0.3:-10ms", "'periodic:8:0.3:-10ms'");
 	expect_wl_error("poisson:200:2ms", "'poisson:200:2ms'");
@@ -391,7 +391,8 @@ static void test_durations(void **state)
 	assert_int_equal(ps_duration_parse("250us", &d), 0);
 	assert_int_equal(ps_duration_parse("0s", &d), -EINVAL);
 	assert_int_equal(ps_duration_parse("-1s", &d), -EINVAL);
-	assert_int_equal(ps_duration_parse("10", &d), -EINVAL);
+	assert_int_equal(ps_duration_parse("10", &d), 0); /* issue 24: seconds */
+	assert_float_equal(d, 10, 0);
 	assert_int_equal(ps_duration_parse("10 ms", &d), -EINVAL);
 	assert_int_equal(ps_duration_parse("1e3s", &d), -EINVAL);
 }
