@@ -513,7 +513,7 @@ static void legend(cairo_t *cr, const struct ps_plot_run *runs, int n, double y)
 			cairo_stroke(cr);
 			cairo_set_dash(cr, NULL, 0, 0);
 			cairo_set_source_rgb(cr, 0, 0, 0);
-			snprintf(buf, sizeof(buf), "oracle (best placement each interval), mean %.1f W",
+			snprintf(buf, sizeof(buf), "oracle (a bound: best energy per work each interval), mean %.1f W",
 				 runs[k].oracle_mean_w);
 			text(cr, x + 27, y + 12, buf, 10, 0);
 			cairo_text_extents(cr, buf, &e);

@@ -106,10 +106,10 @@ static void print_report(const struct run *r, double dur)
 
 	printf("policy %s%s%s%s\n", r->pol.name, r->why[0] ? " (" : "", r->why,
 	       r->why[0] ? ")" : "");
-	printf("  energy %.1f J, mean power %.2f W; oracle %.2f W\n", s->energy_j,
-	       s->power_w, s->oracle_power_w);
-	printf("  model energy per work of this placement %.3f J, oracle's %.3f J: "
-	       "%s from the limit\n",
+	printf("  energy %.1f J, mean power %.2f W; oracle (a bound, under the model) "
+	       "%.2f W\n", s->energy_j, s->power_w, s->oracle_power_w);
+	printf("  model energy per work of this placement %.3f J, the oracle's %.3f J: "
+	       "%s above it\n",
 	       s->model_work > 0 ? s->model_energy_j / s->model_work : 0,
 	       s->oracle_work > 0 ? s->oracle_energy_j / s->oracle_work : 0,
 	       ps_cli_pct(pct, sizeof(pct), s->vs_oracle_pct));

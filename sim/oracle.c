@@ -2,9 +2,11 @@
 /*
  * DOC: the oracle
  *
- * The limit each report compares against: for an interval's per-task demand,
- * the lowest power under the model among candidate placements that deliver
- * the work. Candidates: three PU orders (the pack order, the spread order,
+ * The candidates of the bound each report compares against: for an
+ * interval's per-task demand, the lowest power under the model among
+ * candidate placements that deliver the work (sim.c makes it a bound by
+ * taking, each interval, the lower energy per work of this and of the
+ * placement that ran). Candidates: three PU orders (the pack order, the spread order,
  * and the depth-first order that fills both siblings of a core first), every prefix size k from the least that can hold the demand to
  * all PUs, tasks placed first-fit-decreasing at fill 1.0. This is the
  * placement family that matters under this model (which domains are open and
