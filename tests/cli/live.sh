@@ -41,12 +41,12 @@ grep -q "run summary: policy power, backend affinity, wall .* CPU .* modeled ene
 [ -z "$(ls "$SD")" ] && ok || bad "state dir not empty after a clean exit: $(ls "$SD")"
 # issue 24 items 1-2: the CPU time is the whole tree's, orphans included (a
 # shell's background loops it kills but never waits for: 2 loops for 2 s
-# used 2-4 CPU-seconds idle, at least 1 under stress-ng on every CPU, where
-# wait4 alone saw 0.00), and the machine's figures are labelled as such
+# used 2-4 CPU-seconds idle, 0.23 under stress-ng with a build beside it,
+# where wait4 alone saw 0.00), and the machine's figures are labelled as such
 "$PS" run --state-dir "$SD" -p performance -- bash -c 'for i in 1 2; do (while :; do :; done) & done; sleep 2; kill $(jobs -p)' 2>"$tmp/e"
 cpu=$(sed -n 's/.*the command: CPU \([0-9.]*\) s.*/\1/p' "$tmp/e")
-awk -v c="${cpu:-0}" 'BEGIN { exit !(c >= 0.5) }' && grep -q "; the machine: modeled energy" "$tmp/e" && ok ||
-	bad "summary of a tree with orphans: CPU ${cpu:-?} s (want 0.5 s or more), labels: $(cat "$tmp/e")"
+awk -v c="${cpu:-0}" 'BEGIN { exit !(c >= 0.1) }' && grep -q "; the machine: modeled energy" "$tmp/e" && ok ||
+	bad "summary of a tree with orphans: CPU ${cpu:-?} s (want 0.1 s or more), labels: $(cat "$tmp/e")"
 
 # --- a thread with its own narrower mask is left alone (needs 2+ CPUs)
 if [ "$(nproc)" -ge 2 ]; then
@@ -149,12 +149,14 @@ assert len(autos) == 2, autos
 assert "auto: performance (on AC (AC online))" in log[autos[0]], log[autos[0]]
 assert "auto: power (on battery (BAT0 discharging, no AC online))" in log[autos[1]], log[autos[1]]
 # every decision before the change was performance, every one after power,
-# and the first after it narrowed the set to the one busy thread's PU
+# and one after it narrowed the set to the one busy thread's PU (not
+# necessarily the first: on a loaded machine the first may keep the set
+# while the held figures of the performance intervals decay)
 dec = [(i, l) for i, l in enumerate(log) if re.search(r"t=[0-9.]+s (power|performance): ", l)]
 assert all(" performance: " in l for i, l in dec if i < autos[1])
 after = [l for i, l in dec if i > autos[1]]
 assert after and all(" power: " in l for l in after), after
-assert "(1 PUs" in after[0], after[0]
+assert any("(1 PUs" in l for l in after), after
 j1, j2 = json.load(open(sys.argv[2]))[0], json.load(open(sys.argv[3]))[0]
 assert j1["requested"] == "auto" and j1["policy"] == "performance", j1
 assert j2["requested"] == "auto" and j2["policy"] == "power", j2
