@@ -21,8 +21,16 @@ ifeq ($(SAN),1)
 OPT := -O1 -g $(SAN_FLAGS)
 LDSAN := $(SAN_FLAGS)
 endif
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
-LDLIBS_ALL := $(PKG_LIBS) -lm $(LDLIBS)
+# SCX=1 (the default): the sched_ext backend is built in (clang-19, libbpf,
+# bpftool, and sid's vmlinux.h fetched by tools/scx-deps.sh: mk/scx.mk);
+# SCX=0: without it (-b scx then says so)
+SCX ?= 1
+ifeq ($(SCX),1)
+SCX_DEFS := -DPS_HAVE_SCX
+SCX_LINK := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
+endif
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -Iinclude -Ilib -Isim $(SCX_DEFS) $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+LDLIBS_ALL := $(PKG_LIBS) $(SCX_LINK) -lm $(LDLIBS)
 
 LIB_SRC := $(wildcard lib/*.c sim/*.c live/*.c)
 CLI_SRC := $(wildcard cli/*.c)
@@ -41,9 +49,20 @@ FUZZ_SECONDS ?= 15
 	install uninstall deb pkg-test vm-systemd
 all: $(B)/powersched
 
+# the sched_ext scheduler, its test loader and its guest (mk/scx.mk)
+include mk/scx.mk
+
 $(B)/%.o: %.c $(wildcard include/ps/*.h lib/*.h sim/*.h live/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+# the backend embeds the scheduler: its skeleton (with the object) first
+ifeq ($(SCX),1)
+$(B)/live/backend_scx.o: live/backend_scx.c $(B)/bpf/powersched.skel.h bpf/powersched_scx.h bpf/powersched_scx_user.h \
+		$(wildcard include/ps/*.h live/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -std=gnu11 -I$(B)/bpf -Ibpf -c -o $@ $<
+endif
 
 $(B)/cli/plot.o: cli/plot.c $(wildcard include/ps/*.h cli/*.h)
 	@mkdir -p $(dir $@)
@@ -127,7 +146,7 @@ fuzz-smoke: $(FUZZ_BIN)
 # every suite runs even when one before it failed; a table at the end
 check:
 	@sh tools/check.sh "$(MAKE)" all unit unit-asan cli-test pkg-test fuzz-smoke \
-		vm-test vm-systemd bench
+		vm-test vm-systemd scx-vm bench
 
 # Installation: PREFIX for where it runs, DESTDIR for a staging root
 # (packaging). The unit's ExecStart names $(BINDIR); the daemon config goes

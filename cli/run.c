@@ -188,7 +188,9 @@ static void usage_run(FILE *f)
 	      "Options:\n"
 	      " -p, --policy P        performance, power or auto (default: auto)\n"
 	      " -i, --interval D      decision interval (default 500ms)\n"
-	      " -b, --backend B       cgroup (v2 cpuset, root only), affinity, or auto\n"
+	      " -b, --backend B       cgroup (v2 cpuset, root only), affinity, scx\n"
+	      "                       (sched_ext: the policy as the kernel's scheduler,\n"
+	      "                       Linux 6.12+ with sched_ext, root), or auto\n"
 	      "                       (default: cgroup when usable, affinity for a user)\n"
 	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
@@ -294,8 +296,10 @@ static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_mo
 		cfg->backend = PS_BACKEND_CGROUP;
 	else if (!strcmp(o->backend, "affinity"))
 		cfg->backend = PS_BACKEND_AFFINITY;
+	else if (!strcmp(o->backend, "scx"))
+		cfg->backend = PS_BACKEND_SCX;
 	else {
-		ps_err("unknown backend '%s' (cgroup, affinity or auto)", o->backend);
+		ps_err("unknown backend '%s' (cgroup, affinity, scx or auto)", o->backend);
 		return PS_EXIT_USAGE;
 	}
 	mc = PS_LIVE_DEFAULT_MAX_CHANGES;
@@ -350,6 +354,13 @@ static int check_backend(const char *cmd, const struct ps_live_cfg *cfg)
 	char buf[512];
 	int n;
 
+	if (cfg->backend == PS_BACKEND_SCX && !cfg->dry_run) {
+		if (ps_live_scx_usable("/", buf, sizeof(buf))) {
+			ps_err("%s: backend scx: %s", cmd, buf);
+			return 1;
+		}
+		return 0;
+	}
 	if (cfg->backend != PS_BACKEND_CGROUP || cfg->dry_run)
 		return 0;
 	n = ps_cli_read_text("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf));

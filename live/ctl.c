@@ -446,7 +446,8 @@ int ps_live_step(struct ps_live *l, double now_s)
 static void use_backend(struct ps_live *l, enum ps_live_backend b)
 {
 	l->backend = b;
-	l->be = b == PS_BACKEND_CGROUP ? &ps_live_backend_cgroup : &ps_live_backend_affinity;
+	l->be = b == PS_BACKEND_CGROUP ? &ps_live_backend_cgroup :
+		b == PS_BACKEND_SCX ? &ps_live_backend_scx : &ps_live_backend_affinity;
 }
 
 int ps_live_reconfigure(struct ps_live *l, const struct ps_live_cfg *cfg)
@@ -552,6 +553,11 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 			       (!cfg->whole_system && ps_live_cgroup_usable(l) ?
 					PS_BACKEND_CGROUP : PS_BACKEND_AFFINITY) :
 			       cfg->backend);
+	if (l->be->start && !cfg->dry_run) {
+		r = l->be->start(l);
+		if (r)
+			goto fail;
+	}
 	snprintf(l->journal_path, sizeof(l->journal_path), "%s/journal.%d", cfg->state_dir,
 		 (int)l->self);
 	snprintf(l->state_path, sizeof(l->state_path), "%s/state.%d.json", cfg->state_dir,
@@ -594,6 +600,7 @@ void ps_live_child_reset(const struct ps_live *l)
 {
 	struct rlimit nofile;
 
+	ps_live_scx_child(l);
 	if (l->have_nofile && !getrlimit(RLIMIT_NOFILE, &nofile)) {
 		nofile.rlim_cur = (rlim_t)l->nofile_cur;
 		setrlimit(RLIMIT_NOFILE, &nofile);
@@ -697,6 +704,9 @@ void ps_live_close(struct ps_live *l)
 				l->be->after_restore(l);
 		}
 	}
+	/* sched_ext: the link closed, the kernel's own scheduler again */
+	if (l->be && l->be->stop)
+		l->be->stop(l);
 	if (l->state_path[0])
 		unlink(l->state_path);
 	/* the metrics file only while it is the one we wrote last: not a

@@ -108,6 +108,8 @@ struct ps_live {
 	int metrics_err;           /* the last metrics write's error, logged once */
 	unsigned long long metrics_dev, metrics_ino; /* the file we wrote last */
 	enum ps_live_backend backend;
+	struct ps_live_scx *scx;   /* backend_scx.c: the loaded scheduler, or NULL */
+	enum ps_policy scx_policy; /* the policy whose order it was given last */
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
 	char cg_written[8192]; /* what cpuset.cpus holds */
 	unsigned char cg_limit[PS_LIVE_MAX_CPUS]; /* the origin's CPUs (AllowedCPUs) */
@@ -256,11 +258,19 @@ struct ps_live_backend_ops {
 	 * read whatever their number (cgroup: cpu.stat usage_usec); negative
 	 * when it cannot be read. NULL: the backend has no such count */
 	double (*usage_s)(struct ps_live *l);
+	/* at the start (not in a dry run): load what the backend needs;
+	 * 0 or -errno (or NULL) */
+	int (*start)(struct ps_live *l);
+	/* at the end: unload it (or NULL) */
+	void (*stop)(struct ps_live *l);
 };
 
 extern const struct ps_live_source_ops ps_live_source_proc;
 extern const struct ps_live_backend_ops ps_live_backend_cgroup;
 extern const struct ps_live_backend_ops ps_live_backend_affinity;
+extern const struct ps_live_backend_ops ps_live_backend_scx;
+/* backend_scx.c: in the child, before exec: policy SCHED_EXT (scx only) */
+void ps_live_scx_child(const struct ps_live *l);
 
 /* parked.c: IRQs and unbound workqueues follow the new set list */
 #define PS_LIVE_MAX_IRQ 65536

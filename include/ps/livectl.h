@@ -23,7 +23,19 @@ enum ps_live_backend {
 	PS_BACKEND_AUTO,
 	PS_BACKEND_CGROUP,
 	PS_BACKEND_AFFINITY,
+	PS_BACKEND_SCX,       /* sched_ext: live/backend_scx.c */
 };
+
+/**
+ * ps_live_scx_usable() - may the sched_ext backend load here?
+ * @root: "/" (or a test's root)
+ * @why: receives, when not, one line saying why (no sched_ext in this
+ *       kernel, or another sched_ext scheduler loaded, named)
+ * @len: size of @why
+ *
+ * Return: 0, -ENOENT (no sched_ext) or -EBUSY (another scheduler).
+ */
+int ps_live_scx_usable(const char *root, char *why, size_t len);
 
 struct ps_live_cfg {
 	const char *root;        /* "/" */

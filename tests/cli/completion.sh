@@ -38,7 +38,7 @@ comp "power" run --policy=po
 comp "power" run --policy = po
 comp "--help --json --state-dir" status --
 comp "--backend" run --ba
-comp "affinity auto cgroup" run -b ""
+comp "affinity auto cgroup scx" run -b ""
 comp "auto kernel legacy:mc= performance power" sim -p ""
 comp "power,auto power,kernel power,legacy:mc= power,performance power,power" sim --compare power,
 comp "power,kernel" sim --compare power,k

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOC: the sched_ext backend ("scx")
+ *
+ * The policy as the kernel's scheduler: bpf/powersched.bpf.c, loaded
+ * through its skeleton, places every wakeup of the command's tasks by the
+ * decision of the interval, which this file publishes (the allowed CPUs
+ * and the policy's order, bpf/powersched_scx.h). No task's mask is
+ * written, so there is nothing to record or put back: the command's tasks
+ * get policy SCHED_EXT before exec (the partial switch: nothing else on
+ * the machine changes scheduler), and when we end, however we end, the
+ * kernel drops the scheduler (its link is our file descriptor) and runs
+ * them as before.
+ *
+ * Each interval: the decision is written to the copy of ps_cfg the
+ * scheduler is not reading, then the sequence number; the CPUs the
+ * scheduler grew into since the last interval are read and cleared (grow
+ * fast in the kernel, shrink at the pace of the intervals here).
+ *
+ * Built with PS_HAVE_SCX (make SCX=1, the default); without it the backend
+ * says it is not in this build.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live_int.h"
+
+/* the command enters by itself, before exec (ps_live_scx_child) */
+static void scx_set_child(struct ps_live *l, pid_t pid)
+{
+	(void)l;
+	(void)pid;
+}
+
+int ps_live_scx_usable(const char *root, char *why, size_t len)
+{
+	char path[512], state[64] = "", ops[128] = "";
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/state",
+		 root && strcmp(root, "/") ? root : "");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "this kernel has no sched_ext (%s: %s; it needs "
+			 "CONFIG_SCHED_CLASS_EXT, Linux 6.12 or later)", path, strerror(errno));
+		return -ENOENT;
+	}
+	n = (int)read(fd, state, sizeof(state) - 1);
+	close(fd);
+	state[n > 0 ? n : 0] = '\0';
+	state[strcspn(state, "\n")] = '\0';
+	if (strcmp(state, "disabled")) {
+		snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/root/ops",
+			 root && strcmp(root, "/") ? root : "");
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			n = (int)read(fd, ops, sizeof(ops) - 1);
+			close(fd);
+			ops[n > 0 ? n : 0] = '\0';
+			ops[strcspn(ops, "\n")] = '\0';
+		}
+		snprintf(why, len, "another sched_ext scheduler is loaded (%s, state %s): "
+			 "sched_ext runs one at a time", ops[0] ? ops : "name unknown", state);
+		return -EBUSY;
+	}
+	why[0] = '\0';
+	return 0;
+}
+
+#ifdef PS_HAVE_SCX
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "powersched_scx.h"
+#include "powersched_scx_user.h"
+#include "powersched.skel.h"
+
+struct ps_live_scx {
+	struct ps_scx *skel;
+	int link_fd;
+	int ncpu;
+	long long grown_n; /* intervals in which the scheduler grew the set */
+};
+
+/* libbpf's own messages: only its warnings, through our log */
+static struct ps_live *libbpf_owner;
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	if (level == LIBBPF_DEBUG || !libbpf_owner)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (buf[0])
+		lg(libbpf_owner, "libbpf: %s", buf);
+	return 0;
+}
+
+/* The interval's decision: allowed (by OS CPU number) and the policy's
+ * order over the online PUs (pack order for power, spread order for
+ * performance, as lib/policy.c lays tasks). */
+static void publish(struct ps_live *l, const unsigned char *allowed)
+{
+	struct ps_scx__bss *b = l->scx->skel->bss;
+	__u64 next = __atomic_load_n(&b->ps_seq, __ATOMIC_RELAXED) + 1;
+	struct ps_scx_cfg *c = &b->ps_cfg[next & 1];
+	const int *ord = l->resolved == PS_POLICY_POWER ? l->topo->pack_order :
+							  l->topo->spread_order;
+	int i, n = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < l->topo->nr_pus && n < PS_SCX_MAX_CPUS; i++) {
+		int os = l->topo->pus[ord[i]].os_index;
+
+		if (os >= 0 && os < PS_SCX_MAX_CPUS && os < l->scx->ncpu)
+			c->order[n++] = os;
+	}
+	c->nr_order = (__u32)n;
+	for (i = 0; i < PS_SCX_MAX_CPUS && i < PS_LIVE_MAX_CPUS; i++)
+		if (allowed[i])
+			c->allowed[i / 64] |= 1ULL << (i % 64);
+	__atomic_store_n(&b->ps_seq, next, __ATOMIC_RELEASE);
+}
+
+static int scx_start(struct ps_live *l)
+{
+	char why[300];
+	struct ps_live_scx *s;
+	struct bpf_link *ll;
+	int r;
+
+	r = ps_live_scx_usable(l->cfg.root, why, sizeof(why));
+	if (r) {
+		lg(l, "scx: %s", why);
+		return r;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->link_fd = -1;
+	s->ncpu = libbpf_num_possible_cpus();
+	if (s->ncpu <= 0 || s->ncpu > PS_SCX_MAX_CPUS) {
+		lg(l, "scx: %d possible CPUs: this build handles 1 to %d", s->ncpu,
+		   PS_SCX_MAX_CPUS);
+		free(s);
+		return -ERANGE;
+	}
+	l->scx = s;
+	libbpf_owner = l;
+	libbpf_set_print(libbpf_print);
+	s->skel = ps_scx__open();
+	if (!s->skel) {
+		r = -errno;
+		lg(l, "scx: cannot open the BPF object: %s", strerror(-r));
+		goto fail;
+	}
+	/* libbpf 1.1 knows no struct_ops.s/ section: init (which creates
+	 * the queues) is made sleepable here; BPF_F_LINK: registered through
+	 * a link, so the kernel drops the scheduler when we go away */
+	if (bpf_program__set_flags(s->skel->progs.ps_init, BPF_F_SLEEPABLE) ||
+	    bpf_map__set_map_flags(s->skel->maps.ps_ops, BPF_F_LINK)) {
+		r = -EINVAL;
+		lg(l, "scx: cannot set the program's flags");
+		goto fail;
+	}
+	/* every online CPU until the first decision */
+	publish(l, l->online);
+	if (ps_scx__load(s->skel)) {
+		r = -errno;
+		lg(l, "scx: cannot load the BPF scheduler: %s", strerror(-r));
+		goto fail;
+	}
+	ll = bpf_map__attach_struct_ops(s->skel->maps.ps_ops);
+	if (!ll) {
+		r = -errno;
+		lg(l, "scx: cannot register the scheduler: %s", strerror(-r));
+		goto fail;
+	}
+	s->link_fd = bpf_link_create(bpf_map__fd(s->skel->maps.ps_ops), 0, PS_BPF_STRUCT_OPS,
+				     NULL);
+	r = s->link_fd < 0 ? -errno : 0;
+	/* the link is the registration; libbpf's own object must not
+	 * delete the element */
+	bpf_link__disconnect(ll);
+	bpf_link__destroy(ll);
+	if (r) {
+		lg(l, "scx: cannot attach the scheduler: %s", strerror(-r));
+		goto fail;
+	}
+	fcntl(s->link_fd, F_SETFD, FD_CLOEXEC);
+	lg(l, "scx: the powersched scheduler is loaded (sched_ext, partial switch: the "
+	   "command's tasks only)");
+	return 0;
+fail:
+	if (s->skel)
+		ps_scx__destroy(s->skel);
+	free(s);
+	l->scx = NULL;
+	libbpf_owner = NULL;
+	return r ? r : -EINVAL;
+}
+
+/* The kernel's word on why the scheduler ended, in one line. */
+static void say_exit(struct ps_live *l)
+{
+	const struct ps_scx_exit *e = &l->scx->skel->bss->ps_exit_info;
+	char reason[PS_SCX_REASON_LEN + 1], msg[PS_SCX_MSG_LEN + 1];
+
+	if (!__atomic_load_n(&e->done, __ATOMIC_ACQUIRE)) {
+		lg(l, "scx: the scheduler is unloaded");
+		return;
+	}
+	memcpy(reason, e->reason, PS_SCX_REASON_LEN);
+	reason[PS_SCX_REASON_LEN] = '\0';
+	memcpy(msg, e->msg, PS_SCX_MSG_LEN);
+	msg[PS_SCX_MSG_LEN] = '\0';
+	for (char *p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	/* SCX_EXIT_UNREG* (64, 65, 66): unregistered, by us or the kernel's
+	 * sysrq; 1024 and up: an error (the kernel went back to its own
+	 * scheduler at once) */
+	lg(l, "scx: the scheduler %s: kind %d, \"%s\"%s%s%s",
+	   e->kind >= 1024 ? "ended on an error" : "is unloaded", e->kind, reason,
+	   msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
+}
+
+static void scx_stop(struct ps_live *l)
+{
+	if (!l->scx)
+		return;
+	if (l->scx->link_fd >= 0)
+		close(l->scx->link_fd);
+	say_exit(l);
+	ps_scx__destroy(l->scx->skel);
+	free(l->scx);
+	l->scx = NULL;
+	libbpf_owner = NULL;
+}
+
+static int scx_prepare_child(struct ps_live *l, char *procs_path, size_t len)
+{
+	(void)l;
+	(void)len;
+	procs_path[0] = '\0';
+	return 0;
+}
+
+static int scx_apply(struct ps_live *l, const char *list, int changed)
+{
+	struct ps_scx__bss *b;
+	int i, grew = 0;
+
+	(void)list;
+	if (!l->scx)
+		return l->cfg.dry_run ? 0 : -ENODEV;
+	b = l->scx->skel->bss;
+	/* the scheduler ended by itself (an error, the watchdog, sysrq):
+	 * say so once; the command runs on under the kernel's scheduler */
+	if (__atomic_load_n(&b->ps_exit_info.done, __ATOMIC_ACQUIRE)) {
+		scx_stop(l);
+		return -ENODEV;
+	}
+	if (changed || l->resolved != l->scx_policy)
+		publish(l, l->allowed_os);
+	l->scx_policy = l->resolved;
+	/* what it grew into goes back at each interval: the policy decides
+	 * the next set from the load it measured */
+	for (i = 0; i < PS_SCX_WORDS; i++) {
+		__u64 g = __atomic_exchange_n(&b->ps_grown[i], 0, __ATOMIC_ACQ_REL);
+
+		b->ps_grown_prev[i] = g;
+		grew |= g != 0;
+	}
+	l->scx->grown_n += grew;
+	return 0;
+}
+
+void ps_live_scx_child(const struct ps_live *l)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (l->backend != PS_BACKEND_SCX)
+		return;
+	/* inherited by every child it starts; if it fails (the scheduler
+	 * ended meanwhile) the command runs under the kernel's scheduler */
+	sched_setscheduler(0, PS_SCHED_EXT, &sp);
+}
+
+#else /* !PS_HAVE_SCX */
+
+static int scx_start(struct ps_live *l)
+{
+	lg(l, "scx: this powersched was built without the sched_ext backend (make SCX=1)");
+	return -ENOTSUP;
+}
+
+static int scx_prepare_child(struct ps_live *l, char *procs_path, size_t len)
+{
+	(void)l;
+	(void)len;
+	procs_path[0] = '\0';
+	return -ENOTSUP;
+}
+
+static int scx_apply(struct ps_live *l, const char *list, int changed)
+{
+	(void)l;
+	(void)list;
+	(void)changed;
+	return -ENOTSUP;
+}
+
+static void scx_stop(struct ps_live *l)
+{
+	(void)l;
+}
+
+void ps_live_scx_child(const struct ps_live *l)
+{
+	(void)l;
+}
+#endif
+
+const struct ps_live_backend_ops ps_live_backend_scx = {
+	.name = "scx",
+	.label = "scx (sched_ext)",
+	.members = ps_live_members_tree,
+	.prepare_child = scx_prepare_child,
+	.set_child = scx_set_child,
+	.apply = scx_apply,
+	.start = scx_start,
+	.stop = scx_stop,
+};

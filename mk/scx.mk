@@ -1,0 +1,50 @@
+# The sched_ext backend's build (included by the Makefile; works alone too:
+# `make -f mk/scx.mk scx`). Host: Debian 12 with clang-19, libbpf-dev
+# (1.1.2), bpftool (7.1), libelf-dev, zlib1g-dev; the kernel's BTF comes from
+# Debian sid (tools/scx-deps.sh, fetched once into $(B)/scx-deps).
+#   make scx      -> $(B)/bpf/powersched.bpf.o, $(B)/bpf/powersched.skel.h,
+#                    $(B)/scx-try
+#   make scx-vm   -> tests/vm/scx/run.sh $(B)/vm-scx (QEMU, a sid guest)
+#   make scx-deps -> fetch vmlinux.h again (when sid's kernel changed)
+
+B ?= build
+SCX_CLANG ?= clang-19
+SCX_BPFTOOL ?= bpftool
+SCX_CC ?= $(CC)
+SCX_DEPS := $(B)/scx-deps
+SCX_VMLINUX := $(SCX_DEPS)/vmlinux.h
+SCX_BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -DBPF_NO_KFUNC_PROTOTYPES \
+	-Wall -Wno-missing-declarations -I$(SCX_DEPS) -Ibpf
+SCX_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(B)/bpf -Ibpf
+# libbpf linked statically: the loader runs with Debian 12's libbpf 1.1
+# semantics wherever it goes; libelf and zlib stay shared
+SCX_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
+
+.PHONY: scx scx-vm scx-deps scx-clean
+scx: $(B)/scx-try
+
+$(SCX_VMLINUX):
+	sh tools/scx-deps.sh $(SCX_DEPS)
+
+scx-deps:
+	sh tools/scx-deps.sh $(SCX_DEPS)
+
+$(B)/bpf/powersched.bpf.o: bpf/powersched.bpf.c bpf/powersched_scx.h $(SCX_VMLINUX)
+	@mkdir -p $(dir $@)
+	$(SCX_CLANG) $(SCX_BPF_CFLAGS) -c -o $(B)/bpf/powersched.tmp.o $<
+	$(SCX_BPFTOOL) gen object $@ $(B)/bpf/powersched.tmp.o
+	rm -f $(B)/bpf/powersched.tmp.o
+
+$(B)/bpf/powersched.skel.h: $(B)/bpf/powersched.bpf.o
+	$(SCX_BPFTOOL) gen skeleton $< name ps_scx > $@.tmp
+	mv $@.tmp $@
+
+$(B)/scx-try: tests/vm/scx/scx-try.c $(B)/bpf/powersched.skel.h bpf/powersched_scx.h bpf/powersched_scx_user.h
+	$(SCX_CC) $(SCX_CFLAGS) -o $@ $< $(SCX_LIBS)
+
+scx-vm: $(B)/scx-try $(B)/powersched
+	PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
+		sh tests/vm/scx/run.sh $(B)/vm-scx
+
+scx-clean:
+	rm -rf $(B)/bpf $(B)/scx-try

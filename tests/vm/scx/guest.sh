@@ -1,0 +1,295 @@
+#!/bin/sh
+# PID 1 of the sched_ext guest (Debian sid, kernel 7.2 with sched_ext):
+# runs scx-try (bpf/powersched.bpf.c) in a few scenarios and prints one
+# "PSVM check NAME ok|FAIL evidence" line per check on the console, then
+# "PSVM exit 0", and powers off. Started by tests/vm/scx/run.sh.
+# Checks: a-attached, b-confined, c-grow-along-order, d-pinned-kept,
+# e-partial-switch, f-unregistered, g-kill9-drops, h-switch-moves,
+# i-busy-error, and of powersched run -b scx itself j-run-loaded,
+# k-run-placed, l-run-pinned-kept, m-run-partial, n-run-unloaded; "PSVM
+# info" lines are measurements, not checks. Where the
+# tasks ran comes from two sides: the kernel's /proc (scx-try
+# --sample-from: field 39 of each running SCHED_EXT thread, every 500 ms)
+# and the scheduler's own per-CPU busy time and counters.
+PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+# as PID 1: mount, run the checks in a child shell (PID 1 must never exit:
+# the kernel panics), power off
+if [ "$$" = 1 ]; then
+	mount -t proc proc /proc 2>/dev/null
+	mount -t sysfs sysfs /sys 2>/dev/null
+	mount -t devtmpfs devtmpfs /dev 2>/dev/null
+	mount -t tmpfs tmpfs /tmp 2>/dev/null
+	exec >/dev/console 2>&1
+	sh "$0" checks
+	echo "PSVM info the checks' shell ended with status $?"
+	sync
+	echo o >/proc/sysrq-trigger
+	while :; do sleep 60; done
+fi
+T=/usr/local/bin/scx-try
+L=/tmp/scx.log
+LOOP="stress-ng --cpu-method int64 --quiet"
+
+check() { # check NAME RESULT(0 = ok) EVIDENCE
+	if [ "$2" = 0 ]; then echo "PSVM check $1 ok $3"; else echo "PSVM check $1 FAIL $3"; fi
+}
+up() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
+state() { cat /sys/kernel/sched_ext/state 2>/dev/null || echo missing; }
+ops() { cat /sys/kernel/sched_ext/root/ops 2>/dev/null || echo none; }
+# wait_for TIMEOUT_S CONDITION: eval CONDITION every 0.1 s until it holds
+# or TIMEOUT_S seconds of uptime passed; $waited is the seconds or "never"
+wait_for() {
+	wf0=$(up)
+	until eval "$2"; do
+		if awk "BEGIN { exit !($(up) - $wf0 >= $1) }"; then
+			waited=never
+			return 1
+		fi
+		sleep 0.1
+	done
+	waited=$(awk "BEGIN { printf \"%.2f\", $(up) - $wf0 }")
+}
+# the loader's samples (--sample-from): "cpu count" lines; their total;
+# how many on CPUs matching REGEX; the line itself
+hist() { sed -n 's/^scx-try: samples .* cpu:count //p' "$1" | tr , '\n' | tr : ' '; }
+nsamp() { hist "$1" | awk '{ n += $2 } END { print n + 0 }'; }
+nin() { hist "$1" | awk -v re="^($2)\$" '$1 ~ re { n += $2 } END { print n + 0 }'; }
+samples() { sed -n 's/^scx-try: \(samples .*\)/\1/p' "$1"; }
+# busy_share LOG REGEX: percent of the busy ns on CPUs matching REGEX
+busy_share() {
+	grep '^scx-try: busy_ns' "$1" | tr ' ' '\n' | awk -F= -v re="^($2)\$" '
+		/^[0-9]+=/ { t += $2; if ($1 ~ re) in_ += $2 } END { printf "%.1f", t ? 100 * in_ / t : 0 }'
+}
+# show N LOG: the loader's lines (a failed load's verifier log: its end)
+show() {
+	if grep -q '^scx-try: error' "$2"; then tail -n 40 "$2"; else cat "$2"; fi | sed "s/^/PSVM log$1: /"
+}
+# expand LIST: "1-2,4" as one CPU a line; re LIST: as "1|2|4" (none: -1)
+expand() { echo "$1" | tr , '\n' | awk -F- '/^[0-9]/ { if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }'; }
+re() { r=$(expand "$1" | paste -sd'|' -); echo "${r:--1}"; }
+# grown LOG: the grown CPUs the loader saw over the run; stat LOG NAME
+grown() { sed -n 's/^scx-try: grown \([^ ]*\) .*/\1/p' "$1"; }
+statv() { sed -n "s/^scx-try: stats.* $2=\([0-9]*\).*/\1/p" "$1"; }
+# pct K N: K as a percent of N
+pct() { awk -v k="$1" -v n="$2" 'BEGIN { printf "%.0f", n ? 100 * k / n : 0 }'; }
+# attached LOG: scx-try printed its command's pid
+attached() { grep -q '^scx-try: command pid' "$1" 2>/dev/null; }
+# field of /proc/PID/sched
+schedf() { awk -v k="$2" '$1 == k { print $3 }' "/proc/$1/sched" 2>/dev/null; }
+worker() { pgrep -x stress-ng-cpu | head -n 1; } # a loop's pid
+
+echo "PSVM begin scx uptime $(up)"
+echo "PSVM info $(uname -r), $(nproc) CPUs, sched_ext state $(state), $(stress-ng --version 2>&1 | head -n 1)"
+[ -e /sys/kernel/sched_ext/state ] || echo "PSVM info no /sys/kernel/sched_ext: this kernel has no sched_ext"
+
+# --- run 1 (a, b, e, f): 2 loops, allowed 0-1, the power order ----------
+# two shell loops and a sleep: no other task of the command wakes up while
+# they run (stress-ng's parent does: run 1b)
+sleep 1000 &
+outsider=$!
+$T --order 0,1,2,3,4,5,6,7 --allowed 0-1 --sample-from 1000 -- sh -c 'spin() { while :; do :; done; }; spin & a=$!; spin & b=$!; sleep 8; kill $a $b' >$L 2>&1 &
+tp=$!
+wait_for 60 "attached $L || ! kill -0 \$tp 2>/dev/null"
+echo "PSVM info run 1 attached after $waited s: $(grep '^scx-try: attached' $L)"
+st=$(state); op=$(ops)
+[ "$st" = enabled ] && [ "$op" = powersched ]
+check a-attached $? "during the run: /sys/kernel/sched_ext/state $st, root/ops $op"
+cmd=$(sed -n 's/^scx-try: command pid \([0-9]*\) .*/\1/p' $L)
+wait_for 60 '[ "$(pgrep -P "$cmd" -x sh | wc -l)" = 2 ]'
+loops=$(pgrep -P "$cmd" -x sh | tr '\n' ' ')
+w=${loops%% *}
+wpol=$(schedf "$w" policy); wext=$(schedf "$w" ext.enabled)
+opol=$(schedf "$outsider" policy); oext=$(schedf "$outsider" ext.enabled)
+[ "$opol" = 0 ] && [ "$oext" = 0 ] && [ "$wpol" = 7 ] && [ "$wext" = 1 ]
+check e-partial-switch $? "outside process $outsider (sleep, started by the guest): policy $opol ext.enabled $oext; the command's loop $w: policy $wpol ext.enabled $wext"
+wait $tp
+rc=$?
+show 1 $L
+# the design's guarantee: the loops run on allowed ∪ grown (grow fast: a
+# loop queued while 0-1 are taken, by anything, grows the set), mostly on
+# allowed (75%: how much growth there is depends on what else runs on 0-1;
+# under TCG the guest's own work is slow); no task of the set starts on a
+# CPU outside allowed ∪ grown (the scheduler's stray count). Samples from
+# 1 s on (the command's sh forks the loops while it runs, which may grow
+# the set at the start)
+g=$(grown $L); n=$(nsamp $L); na=$(nin $L '0|1'); ok=$(nin $L "0|1|$(re "$g")")
+share=$(busy_share $L '0|1'); on=$(pct "$na" "$n"); stray=$(statv $L stray)
+[ "$n" -ge 10 ] && [ "$ok" = "$n" ] && [ "$on" -ge 75 ] && awk "BEGIN { exit !($share >= 75) }" && [ "$stray" = 0 ]
+check b-confined $? "allowed 0-1, 2 loops: $(samples $L): $((n - na)) outside 0-1, $((n - ok)) outside 0-1 and the grown CPUs ($g); $on% of the samples and $share% of the busy ns on 0-1; stray starts $stray, stray ns $(sed -n 's/.*stray_ns=\([0-9]*\).*/\1/p' $L); $(grep '^scx-try: grown' $L | sed 's/^scx-try: //')"
+ex=$(grep '^scx-try: exit ' $L | tail -n 1); st=$(state)
+[ $rc = 0 ] && [ "$st" = disabled ] && echo "$ex" | grep -q 'kind=64 .*reason="unregistered from user space"'
+check f-unregistered $? "after the loader exited (rc $rc): state $st; ${ex#scx-try: }"
+kill $outsider 2>/dev/null
+
+# --- run 1b (info): the same with stress-ng, whose parent wakes up now and
+# then: each wake-up while 0-1 are busy grows the set (grow fast) ---------
+$T --order 0,1,2,3,4,5,6,7 --allowed 0-1 --sample-from 1000 -- $LOOP --cpu 2 -t 8 >$L 2>&1 &
+tp=$!
+wait $tp
+show 1b $L
+n=$(nsamp $L); na=$(nin $L '0|1')
+echo "PSVM info stress-ng --cpu 2, allowed 0-1: $(samples $L), $((n - na)) outside 0-1; busy ns on 0-1: $(busy_share $L '0|1')%; $(grep '^scx-try: grown' $L | sed 's/^scx-try: //'); stray starts $(statv $L stray)"
+
+# --- run 2 (c): 3 loops, allowed 0, the performance (spread) order -------
+ORD=0,4,2,6,1,5,3,7
+$T --order $ORD --allowed 0 --sample-from 1500 -- $LOOP --cpu 3 -t 5 >$L 2>&1 &
+tp=$!
+wait $tp
+show 2 $L
+g=$(grown $L)
+# the grown CPUs must be the first k (k >= 2) of the order after CPU 0
+ok=1
+for k in 2 3 4 5 6 7; do
+	want=$(echo $ORD | cut -d, -f2-$((k + 1)) | tr , '\n' | sort -n | paste -sd, -)
+	gs=$(expand "$g" | sort -n | paste -sd, -)
+	[ "$gs" = "$want" ] && ok=0
+done
+check c-grow-along-order $ok "allowed 0, order $ORD, 3 loops: grown ${g:-none} (must be the first >= 2 of 4,2,6,...); $(samples $L); $(grep '^scx-try: stats' $L | sed 's/^scx-try: //')"
+
+# --- run 3 (d): a task pinned with taskset -c 5, allowed 0-3 -------------
+$T --allowed 0-3 --sample-from 1500 -- sh -c "taskset -c 5 $LOOP --cpu 1 -t 6" >$L 2>&1 &
+tp=$!
+wait_for 60 "attached $L || ! kill -0 \$tp 2>/dev/null"
+wait_for 60 '[ -n "$(worker)" ]'
+w=$(worker)
+sleep 1
+mask=$([ -n "$w" ] && awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$w/status" 2>/dev/null)
+wait $tp
+show 3 $L
+n=$(nsamp $L); na=$(nin $L 5); share=$(busy_share $L 5); pinned=$(statv $L pinned)
+[ "$mask" = 5 ] && [ "$n" -ge 5 ] && [ "$na" = "$n" ] && [ "${pinned:-0}" -gt 0 ]
+check d-pinned-kept $? "taskset -c 5 inside the command, allowed 0-3: worker $w Cpus_allowed_list $mask; $(samples $L), $((n - na)) off CPU 5; busy ns on CPU 5: $share%; pinned inserts $pinned"
+
+# --- run 4 (h): the set switched while loops run: allowed 0-3, then 6-7 --
+$T --allowed 0-3 --switch 1500:6-7 --sample-from 2500 -- $LOOP --cpu 2 -t 9 >$L 2>&1 &
+tp=$!
+wait $tp
+show 4 $L
+g=$(grown $L); n=$(nsamp $L); na=$(nin $L '6|7'); ok=$(nin $L "6|7|$(re "$g")")
+on=$(pct "$na" "$n"); stray=$(statv $L stray)
+[ "$n" -ge 10 ] && [ "$ok" = "$n" ] && [ "$on" -ge 75 ] && [ "$stray" = 0 ]
+check h-switch-moves $? "allowed 0-3 then 6-7 at 1.5 s, 2 loops, sampled from 1 s after the switch: $(samples $L): $((n - na)) outside 6-7, $((n - ok)) outside 6-7 and the grown CPUs ($g), $on% on 6-7; stray starts $stray"
+
+# --- run 5 (g): kill -9 of the loader mid-run ------------------------------
+$T --allowed 0-1 -- $LOOP --cpu 2 -t 30 >$L 2>&1 &
+tp=$!
+wait_for 60 "attached $L || ! kill -0 \$tp 2>/dev/null"
+wait_for 60 '[ -n "$(worker)" ]'
+sleep 1
+before=$(state)
+kill -9 $tp
+wait $tp 2>/dev/null
+wait_for 10 '[ "$(state)" = disabled ]'
+gone=$waited
+w=$(worker)
+t1=0; t2=0
+if [ -n "$w" ]; then
+	t1=$(awk '{ print $14 + $15 }' "/proc/$w/stat" 2>/dev/null)
+	sleep 2
+	t2=$(awk '{ print $14 + $15 }' "/proc/$w/stat" 2>/dev/null)
+fi
+wext=$(schedf "$w" ext.enabled); wpol=$(schedf "$w" policy)
+nw=$(pgrep -c -x stress-ng-cpu)
+[ "$before" = enabled ] && [ "$gone" != never ] && awk "BEGIN { exit !($gone <= 5) }" &&
+	[ "$nw" = 2 ] && [ "${t2:-0}" -gt "${t1:-0}" ] && [ "$wext" = 0 ]
+check g-kill9-drops $? "state $before, kill -9 of the loader: disabled after $gone s; $nw workers alive, worker $w ran $(( ${t2:-0} - ${t1:-0} )) ticks in 2 s after, ext.enabled $wext (policy $wpol)"
+pkill -x stress-ng 2>/dev/null; pkill -x stress-ng-cpu 2>/dev/null
+wait_for 10 '[ -z "$(worker)" ]'
+
+# --- run 6 (info): the libbpf 1.1 way, no link: kill -9 ---------------------
+$T --no-link --allowed 0-1 -- $LOOP --cpu 1 -t 30 >$L 2>&1 &
+tp=$!
+wait_for 60 "attached $L || ! kill -0 \$tp 2>/dev/null"
+sleep 1
+kill -9 $tp
+wait $tp 2>/dev/null
+sleep 3
+echo "PSVM info no link (map update only): 3 s after kill -9 of the loader state $(state), ops $(ops)"
+if [ "$(state)" != disabled ]; then
+	echo S >/proc/sysrq-trigger
+	wait_for 10 '[ "$(state)" = disabled ]'
+	echo "PSVM info sysrq-S: state $(state) after $waited s"
+fi
+pkill -x stress-ng 2>/dev/null; pkill -x stress-ng-cpu 2>/dev/null
+
+# --- the error lines --------------------------------------------------------
+$T --allowed 0-1 -- $LOOP --cpu 1 -t 8 >$L 2>&1 &
+tp=$!
+wait_for 60 "attached $L || ! kill -0 \$tp 2>/dev/null"
+e=$($T -- true 2>&1); erc=$?
+wait $tp
+[ "$erc" = 1 ] && echo "$e" | grep -q '^scx-try: error: sched_ext is busy: state .enabled., scheduler .powersched. loaded' && [ "$(echo "$e" | wc -l)" = 1 ]
+check i-busy-error $? "a second loader while one runs: rc $erc, '$e'"
+
+# --- powersched run -b scx (j-n): the backend of run, the policy's own
+# decision each interval. Two loops and, pinned by the command itself, a
+# third on CPU 5 (taskset -c 5); a sleep outside. Samples every 0.5 s from
+# 2 s on: where each loop is (field 39) against the allowed set that
+# powersched's state file gave just before
+P=/usr/local/bin/powersched
+PL=/tmp/ps.log
+sleep 1000 &
+outsider2=$!
+$P run -b scx -p power -i 200ms -v --state-dir /tmp/psd -- sh -c 'spin() { while :; do :; done; }; spin & a=$!; spin & b=$!; taskset -c 5 sh -c "while :; do :; done" & c=$!; sleep 40; kill $a $b $c' >$PL 2>&1 &
+pp=$!
+t_run=$(up)
+wait_for 60 "grep -q 'scx: the powersched scheduler is loaded' $PL || ! kill -0 \$pp 2>/dev/null"
+st=$(state); op=$(ops)
+[ "$st" = enabled ] && [ "$op" = powersched ]
+check j-run-loaded $? "powersched run -b scx: loaded after $waited s; state $st, root/ops $op"
+# the command is forked once the scheduler is loaded: wait for it, then
+# for its three children
+wait_for 60 '[ -n "$(pgrep -P $pp -x sh)" ]'
+cmd=$(pgrep -P $pp -x sh | head -n 1)
+wait_for 60 '[ "$(pgrep -P "$cmd" | wc -l)" -ge 3 ]'
+pinned=; loops=
+for k in $(pgrep -P "$cmd"); do
+	m=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$k/status 2>/dev/null)
+	if [ "$m" = 5 ]; then pinned=$k; else case "$(cat /proc/$k/comm 2>/dev/null)" in sh) loops="$loops $k" ;; esac; fi
+done
+echo "PSVM info run -b scx: at $(since "$t_run") s of the run: powersched $pp, command ${cmd:-none} (waited $waited s), its children: $(for k in $(pgrep -P "${cmd:-0}"); do printf '%s:%s:%s ' $k "$(cat /proc/$k/comm 2>/dev/null)" "$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$k/status 2>/dev/null)"; done)"
+# what is read once, while the command surely runs
+pm=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$pinned/status 2>/dev/null)
+set -- $loops
+wpol=$(schedf "${1:-0}" policy); wext=$(schedf "${1:-0}" ext.enabled)
+opol=$(schedf "$outsider2" policy); oext=$(schedf "$outsider2" ext.enabled)
+# the samples: two processes a look (the guest is slow with three loops
+# spinning: its vCPUs share one host thread), the loops' and the pinned
+# task's CPUs (field 39) in one awk, the allowed set from the state file
+t_k=$(since "$t_run")
+n=0; inset=0; on5=0; np=0; seen=
+i=0
+while [ $i -lt 10 ] && kill -0 $pp 2>/dev/null; do
+	al=$(sed -n 's/.*"allowed":"\([^"]*\)".*/\1/p' /tmp/psd/state.*.json 2>/dev/null | head -n 1)
+	cpus=$(for k in $loops $pinned; do echo /proc/$k/stat; done | xargs awk '{ printf "%s ", $39 }' 2>/dev/null)
+	set -- $cpus
+	for k in $loops; do
+		[ $# -gt 1 ] || break
+		n=$((n + 1)); seen="$seen $1/$al"
+		expand "$al" | grep -qx "$1" && inset=$((inset + 1))
+		shift
+	done
+	[ $# = 1 ] && { np=$((np + 1)); [ "$1" = 5 ] && on5=$((on5 + 1)); }
+	i=$((i + 1))
+	sleep 0.3
+done
+# the command's sleep ends early: it then stops its loops and exits 0
+pkill -P "$cmd" -x sleep
+wait $pp; prc=$?
+kill $outsider2 2>/dev/null
+show p $PL
+on=$(pct "$inset" "$n")
+[ "$n" -ge 10 ] && [ "$on" -ge 75 ]
+check k-run-placed $? "2 loops under power, sampled from $t_k s of the run: $inset of $n samples on the allowed set of the moment ($on%; CPU/allowed:$seen)"
+[ -n "$pinned" ] && [ "$pm" = 5 ] && [ "$np" -ge 5 ] && [ "$on5" = "$np" ]
+check l-run-pinned-kept $? "taskset -c 5 inside the command: Cpus_allowed_list ${pm:-?}, $on5 of $np samples on CPU 5"
+[ "$opol" = 0 ] && [ "$oext" = 0 ] && [ "${wpol:-}" = 7 ] && [ "${wext:-}" = 1 ]
+check m-run-partial $? "outside sleep: policy $opol ext.enabled $oext; a loop of the command: policy ${wpol:-?} ext.enabled ${wext:-?}"
+st=$(state)
+[ "$prc" = 0 ] && [ "$st" = disabled ] && grep -q 'scx: the scheduler is unloaded: kind 64' $PL &&
+	grep -q 'run summary: policy power, backend scx (sched_ext)' $PL
+check n-run-unloaded $? "run exit $prc; state after $st; $(grep 'scx: the scheduler' $PL | head -n 1); $(grep 'run summary' $PL | cut -c 1-120)"
+
+echo "PSVM exit 0"
