@@ -373,9 +373,27 @@ int ps_cli_instance_alive(const char *dir, long pid, unsigned long long *start)
 	}
 	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
+		struct stat dst, pst;
+		char comm[32] = "";
+		FILE *c;
+
 		if (fd >= 0)
 			close(fd);
-		return 1;
+		/* no journal we may read (a dry run keeps none; another
+		 * user's is private): not the PID alone, which any process
+		 * may have (issue 23 item 9: a planted dead instance with a
+		 * live PID showed "active"), but a process called powersched
+		 * of the directory's owner, which nobody else can fake */
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		c = fopen(path, "re");
+		if (c) {
+			if (!fgets(comm, sizeof(comm), c))
+				comm[0] = '\0';
+			fclose(c);
+		}
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		return !strcmp(comm, "powersched\n") && !stat(dir, &dst) && !stat(path, &pst) &&
+		       pst.st_uid == dst.st_uid;
 	}
 	if (!fgets(line, sizeof(line), f))
 		line[0] = '\0';

@@ -615,6 +615,27 @@ fi
 expect_err "unknown option '--bogus'" restore --bogus
 expect_err "unexpected argument 'x'" restore x
 
+# --- status does not take a PID alone for an instance (issue 23 item 9):
+# a state file planted for a live process that is not powersched, with no
+# journal, is "not running" (exit 3); a dry run (no journal either) of
+# powersched's own is active
+PD="$tmp/sdp"
+"$PS" run -n -q --state-dir "$PD" -i 100ms -- sleep 6 2>/dev/null &
+rp=$!
+wait_until 30 sh -c "ls '$PD'/state.$rp.json >/dev/null 2>&1"
+sleep 30 &
+fake=$!
+sed "s/\"pid\":$rp,/\"pid\":$fake,/" "$PD/state.$rp.json" >"$PD/state.$fake.json"
+"$PS" status --state-dir "$PD" >"$tmp/t" 2>&1
+src=$?
+awk -v f="$fake" -v r="$rp" '
+	/powersched run, pid/ { pid = $NF }
+	/State:/ { st[pid] = $0 }
+	END { exit !(st[f] ~ /not running/ && st[r] ~ /active for/) }' "$tmp/t" && [ "$src" = 3 ] && ok ||
+	bad "status with a planted instance (pid $fake, a sleep) beside a dry run (pid $rp): exit $src; $(cat "$tmp/t")"
+kill $fake 2>/dev/null
+wait $rp
+
 # --- bad input to run
 expect_err "unknown policy 'fast'" run -p fast -- true
 expect_err "interval '0s'" run -i 0s -- true
