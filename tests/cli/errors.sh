@@ -115,11 +115,13 @@ fi
 
 # --- item 9: status exits 3 when an instance shown is not running (0 when
 # every one is), the same with --json
-mkdir "$tmp/sd"
-sleep 60 &
+# (a real instance: a dry run, which keeps no journal; a state file
+# planted for a live PID of another program is not running: live.sh)
+mkdir -m 700 "$tmp/sd"
+"$PS" run -n -q --state-dir "$tmp/sd" -i 100ms -- sleep 60 2>/dev/null &
 live=$!
 cleanup_extra="$cleanup_extra; kill $live 2>/dev/null"
-printf '{"name":"run","pid":%d,"policy":"power","requested":"power"}\n' "$live" >"$tmp/sd/state.$live.json"
+i=0; while [ ! -e "$tmp/sd/state.$live.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 "$PS" status --state-dir "$tmp/sd" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && grep -q "State: active" "$tmp/out" && [ ! -s "$tmp/err" ] && ok ||
@@ -134,6 +136,8 @@ rc=$?
 rc=$?
 [ $rc -eq 3 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert sorted(o["pid"] for o in d) == sorted([4999999, int(sys.argv[2])]), d' "$tmp/out" "$live" &&
 	ok || bad "status --json with a killed instance: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+kill $live 2>/dev/null
+wait $live 2>/dev/null
 rm -f "$tmp/sd"/state.*
 "$PS" status --state-dir "$tmp/sd" >"$tmp/out" 2>&1 && grep -q "no powersched is running" "$tmp/out" && ok ||
 	bad "status of an empty directory: exit $?: $(cat "$tmp/out")"
