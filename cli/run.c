@@ -977,12 +977,9 @@ int ps_cmd_restore(int argc, char **argv)
 		return PS_EXIT_USAGE;
 	}
 	if (!dir) {
-		if (ps_cli_state_dir(def, sizeof(def), 0) && access(def, F_OK)) {
-			if (!quiet)
-				fprintf(stderr, "powersched: restore: nothing to put back (no state "
-					"directory %s)\n", def);
-			return PS_EXIT_OK;
-		}
+		/* the name only: whether it is there and private is
+		 * ps_live_restore_dir()'s to say, as for --state-dir */
+		ps_cli_state_dir(def, sizeof(def), 0);
 		dir = def;
 	}
 	r = ps_live_restore_dir(dir, log_line, &loud, &journals, &threads);
