@@ -39,31 +39,23 @@ static void scx_set_child(struct ps_live *l, pid_t pid)
 
 int ps_live_scx_usable(const char *root, char *why, size_t len)
 {
+	const char *r = root && strcmp(root, "/") ? root : "";
 	char path[512], state[64] = "", ops[128] = "";
-	int fd, n;
+	int n;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/state",
-		 root && strcmp(root, "/") ? root : "");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/state", r);
+	n = ps_live_read_file(path, state, sizeof(state));
+	if (n < 0) {
 		snprintf(why, len, "this kernel has no sched_ext (%s: %s; it needs "
-			 "CONFIG_SCHED_CLASS_EXT, Linux 6.12 or later)", path, strerror(errno));
+			 "CONFIG_SCHED_CLASS_EXT, Linux 6.12 or later)", path, strerror(-n));
 		return -ENOENT;
 	}
-	n = (int)read(fd, state, sizeof(state) - 1);
-	close(fd);
-	state[n > 0 ? n : 0] = '\0';
 	state[strcspn(state, "\n")] = '\0';
 	if (strcmp(state, "disabled")) {
-		snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/root/ops",
-			 root && strcmp(root, "/") ? root : "");
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			n = (int)read(fd, ops, sizeof(ops) - 1);
-			close(fd);
-			ops[n > 0 ? n : 0] = '\0';
-			ops[strcspn(ops, "\n")] = '\0';
-		}
+		snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/root/ops", r);
+		if (ps_live_read_file(path, ops, sizeof(ops)) < 0)
+			ops[0] = '\0';
+		ops[strcspn(ops, "\n")] = '\0';
 		snprintf(why, len, "another sched_ext scheduler is loaded (%s, state %s): "
 			 "sched_ext runs one at a time", ops[0] ? ops : "name unknown", state);
 		return -EBUSY;

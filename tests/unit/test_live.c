@@ -912,6 +912,41 @@ static void test_f10_config_strict(void **state)
 	assert_non_null(strstr(err, "cgroup path 'rel' does not start with /"));
 }
 
+/* -b scx: no sched_ext, another scheduler (named), or free; under a root */
+static void test_scx_usable(void **state)
+{
+	char root[] = "/tmp/ps-scx-root.XXXXXX", path[256], why[300], cmd[300];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_int_equal(ps_live_scx_usable(root, why, sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "this kernel has no sched_ext"));
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/kernel/sched_ext/root", root);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/state", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("enabled\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/root/ops", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("scx_lavd\n", f);
+	fclose(f);
+	assert_int_equal(ps_live_scx_usable(root, why, sizeof(why)), -EBUSY);
+	assert_non_null(strstr(why, "another sched_ext scheduler is loaded (scx_lavd, state enabled)"));
+	snprintf(path, sizeof(path), "%s/sys/kernel/sched_ext/state", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("disabled\n", f);
+	fclose(f);
+	assert_int_equal(ps_live_scx_usable(root, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -939,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_f6_failed_restore_kept),
 		cmocka_unit_test(test_f9_proc_mount),
 		cmocka_unit_test(test_f10_config_strict),
+		cmocka_unit_test(test_scx_usable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
