@@ -149,7 +149,9 @@ done
 check c-grow-along-order $ok "allowed 0, order $ORD, 3 loops: grown ${g:-none} (must be the first >= 2 of 4,2,6,...); $(samples $L); $(grep '^scx-try: stats' $L | sed 's/^scx-try: //')"
 
 # --- run 3 (d): a task pinned with taskset -c 5, allowed 0-3 -------------
-$T --allowed 0-3 --sample-from 1500 -- sh -c "taskset -c 5 $LOOP --cpu 1 -t 6" >$L 2>&1 &
+# (samples of stress-ng's own processes only: the shell and taskset run
+# unpinned until the exec, and under TCG that may be after 1.5 s)
+$T --allowed 0-3 --sample-from 1500 --sample-comm stress-ng -- sh -c "taskset -c 5 $LOOP --cpu 1 -t 6" >$L 2>&1 &
 tp=$!
 wait_for 60 "attached $L || ! kill -0 \$tp 2>/dev/null"
 wait_for 60 '[ -n "$(worker)" ]'

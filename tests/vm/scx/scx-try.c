@@ -17,6 +17,9 @@
  *               /proc/PID/task/TID/stat) of every running task of policy
  *               SCHED_EXT (with the partial switch: the command's), and
  *               print how many samples each CPU had
+ *   --sample-comm PREFIX  sample only tasks whose comm starts with PREFIX
+ *               (a check about one program, not whatever else of the
+ *               command happens to run: a shell or taskset before exec)
  * Lines on stdout start with "scx-try: "; errors are one line on stderr.
  * Exit status: the command's (128+N for signal N), 1 on an error of ours.
  */
@@ -168,7 +171,7 @@ static void publish(struct ps_scx__bss *b, const int *order, int nr_order, const
 /* one look at where the running SCHED_EXT tasks are: hist[cpu]++ for
  * each task in state R with policy 7 (/proc/PID/task/TID/stat: field 3
  * state, 39 processor, 41 policy); returns the samples taken */
-static long sample_cpus(long *hist, int ncpu)
+static long sample_cpus(long *hist, int ncpu, const char *comm)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -206,6 +209,12 @@ static long sample_cpus(long *hist, int ncpu)
 			p = strrchr(buf, ')');
 			if (!p)
 				continue;
+			if (comm) {
+				char *o = strchr(buf, '(');
+
+				if (!o || o > p || strncmp(o + 1, comm, strlen(comm)))
+					continue;
+			}
 			for (p = strtok(p + 1, " "); p; p = strtok(NULL, " "), field++) {
 				if (field == 3)
 					state = p[0];
@@ -243,7 +252,7 @@ static long long now_ms(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: scx-try [--order LIST] [--allowed LIST] [--interval MS] [--switch MS:LIST] [--sample-from MS] [--no-link] -- CMD [ARG...]\n");
+	fprintf(stderr, "usage: scx-try [--order LIST] [--allowed LIST] [--interval MS] [--switch MS:LIST] [--sample-from MS] [--sample-comm PREFIX] [--no-link] -- CMD [ARG...]\n");
 	exit(2);
 }
 
@@ -265,6 +274,7 @@ int main(int argc, char **argv)
 {
 	static int order[PS_SCX_MAX_CPUS], allowed[PS_SCX_MAX_CPUS], sw_allowed[PS_SCX_MAX_CPUS];
 	static long hist[PS_SCX_MAX_CPUS];
+	const char *sample_comm = NULL;
 	int nr_order = -1, nr_allowed = -1, nr_sw = -1, interval = 100, sw_ms = -1, use_link = 1, sample_from = -1;
 	const char *order_s = NULL, *allowed_s = NULL;
 	int ncpu = libbpf_num_possible_cpus();
@@ -293,6 +303,8 @@ int main(int argc, char **argv)
 			sw_ms = atoi(v);
 			if (!colon || sw_ms < 0 || (nr_sw = parse_list(colon + 1, sw_allowed, PS_SCX_MAX_CPUS, ncpu)) <= 0)
 				die("--switch MS:LIST: bad value '%s'", v);
+		} else if (!strcmp(a, "--sample-comm") && argi + 1 < argc) {
+			sample_comm = argv[++argi];
 		} else if (!strcmp(a, "--sample-from") && argi + 1 < argc) {
 			sample_from = atoi(argv[++argi]);
 			if (sample_from < 0)
@@ -491,7 +503,7 @@ int main(int argc, char **argv)
 		/* a look costs (every task's stat file): every 500 ms only */
 		if (sample_from >= 0 && now_ms() - t0 >= sample_from && now_ms() - last_look >= 500) {
 			last_look = now_ms();
-			samples += sample_cpus(hist, ncpu);
+			samples += sample_cpus(hist, ncpu, sample_comm);
 			looks++;
 		}
 		grew += any;
@@ -551,7 +563,8 @@ int main(int argc, char **argv)
 		for (int c = 0; c < ncpu; c++)
 			if (hist[c] && off < sizeof(buf) - 32)
 				off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%d:%ld", off ? "," : "", c, hist[c]);
-		say("samples %ld in %ld looks from %d ms, cpu:count %s", samples, looks, sample_from, off ? buf : "none");
+		say("samples %ld in %ld looks from %d ms%s%s, cpu:count %s", samples, looks, sample_from,
+		    sample_comm ? " of comm " : "", sample_comm ? sample_comm : "", off ? buf : "none");
 	}
 	{
 		size_t off = 0;
