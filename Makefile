@@ -113,6 +113,7 @@ cli-test: $(B)/powersched
 	bash tests/cli/completion.sh $(B)/powersched
 	sh tests/cli/metrics.sh $(B)/powersched
 	sh tests/cli/errors.sh $(B)/powersched
+	sh tests/cli/readme.sh $(B)/powersched
 
 # the live enforcer in a real kernel (QEMU, TCG) with the seeds' topology
 vm-test: $(B)/powersched

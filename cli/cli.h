@@ -86,6 +86,7 @@ int ps_cli_read_text(const char *path, char *buf, size_t len);
 int ps_cli_instance_alive(const char *dir, long pid, unsigned long long *start);
 
 int ps_cmd_plan(int argc, char **argv);
+int ps_cmd_list(int argc, char **argv);
 int ps_cmd_sim(int argc, char **argv);
 int ps_cmd_run(int argc, char **argv);
 int ps_cmd_daemon(int argc, char **argv);

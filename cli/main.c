@@ -29,6 +29,8 @@ static void usage(FILE *f)
 	      " status   what the running run and daemon instances are doing\n"
 	      " calibrate  measure this machine with RAPL and fit a power model\n"
 	      " restore  put back what a killed run or daemon changed\n"
+	      " list     the shipped power models, and the one for this machine\n"
+	      " help     a command's help: powersched help COMMAND\n"
 	      "\n"
 	      "Options:\n"
 	      " -h, --help     display this help\n"
@@ -38,8 +40,28 @@ static void usage(FILE *f)
 	      f);
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+} cmds[] = {
+	{ "plan", ps_cmd_plan },	   { "sim", ps_cmd_sim },
+	{ "run", ps_cmd_run },		   { "daemon", ps_cmd_daemon },
+	{ "status", ps_cmd_status },	   { "calibrate", ps_cmd_calibrate },
+	{ "restore", ps_cmd_restore },	   { "list", ps_cmd_list },
+};
+
+static int (*find_cmd(const char *name))(int, char **)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, name))
+			return cmds[i].fn;
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	int (*fn)(int, char **);
+
 	if (argc < 2) {
 		usage(stderr);
 		return PS_EXIT_USAGE;
@@ -52,20 +74,28 @@ int main(int argc, char **argv)
 		printf("powersched %s\n", PS_VERSION);
 		return PS_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "plan"))
-		return ps_cmd_plan(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "sim"))
-		return ps_cmd_sim(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "run"))
-		return ps_cmd_run(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "daemon"))
-		return ps_cmd_daemon(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "status"))
-		return ps_cmd_status(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "calibrate"))
-		return ps_cmd_calibrate(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "restore"))
-		return ps_cmd_restore(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "help")) {
+		/* powersched help [COMMAND]: the same text as COMMAND --help */
+		char *hv[] = { argc > 2 ? argv[2] : argv[0], "--help", NULL };
+
+		if (argc < 3) {
+			usage(stdout);
+			return PS_EXIT_OK;
+		}
+		if (argc > 3) {
+			ps_err("help: one command at a time ('%s' is extra)", argv[3]);
+			return PS_EXIT_USAGE;
+		}
+		fn = find_cmd(argv[2]);
+		if (!fn) {
+			ps_err("help: unknown command '%s' (see powersched --help)", argv[2]);
+			return PS_EXIT_USAGE;
+		}
+		return fn(2, hv);
+	}
+	fn = find_cmd(argv[1]);
+	if (fn)
+		return fn(argc - 1, argv + 1);
 	ps_err("unknown command '%s' (see powersched --help)", argv[1]);
 	return PS_EXIT_USAGE;
 }

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "ps/loadspec.h"
+#include "ps/ppd.h"
 #include "ps/source.h"
 
 struct plan {
@@ -34,13 +35,14 @@ static void usage(FILE *f)
 	      "\n"
 	      "Options:\n"
 	      " -l, --load LIST        tasks and utilizations: 16x1.0, 4x0.3,2x1.0\n"
-	      " -p, --policy POLICY    performance, power or auto\n"
+	      " -p, --policy POLICY    performance, power or auto (default: all three)\n"
 	      " -t, --topology TOPO    hwloc synthetic description (\"pack:2 core:8 pu:2\")\n"
 	      "                        or lstopo XML file; default: this machine\n"
 	      " -m, --model MODEL      power model file or built-in name (default: the\n"
 	      "                        shipped model that fits the topology, else generic)\n"
 	      "     --sysfs-root DIR   where auto reads power_supply and platform_profile\n"
-	      "                        (default: /)\n"
+	      "                        (default: /); auto follows power-profiles-daemon\n"
+	      "                        first, as run does\n"
 	      " -j, --json             print JSON\n"
 	      " -h, --help             display this help\n"
 	      "\n"
@@ -65,7 +67,7 @@ static int plan_make(const struct ps_topo *topo, const struct ps_model *m,
 	p->requested = req;
 	p->why[0] = '\0';
 	if (req == PS_POLICY_AUTO)
-		ps_source_resolve(root, &pol, p->why, sizeof(p->why));
+		ps_ppd_resolve_once(root, &pol, p->why, sizeof(p->why));
 	r = ps_decision_init(&p->d, topo, n);
 	if (!r)
 		r = ps_policy_decide(topo, pol, util, n, &params, NULL, &p->d);

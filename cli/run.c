@@ -186,7 +186,11 @@ static void usage_run(FILE *f)
 	      "back what a killed run of theirs left.\n"
 	      "\n"
 	      "Options:\n"
-	      " -p, --policy P        performance, power or auto (default: auto)\n"
+	      " -p, --policy P        performance, power or auto (default: auto: the\n"
+	      "                       power-profiles-daemon profile, else platform_profile,\n"
+	      "                       else power on battery and performance on AC or with\n"
+	      "                       no battery; on a server that is performance, which\n"
+	      "                       saves nothing: ask for power)\n"
 	      " -i, --interval D      decision interval (default 500ms)\n"
 	      " -b, --backend B       cgroup (v2 cpuset, root only), affinity, scx\n"
 	      "                       (sched_ext: the policy as the kernel's scheduler,\n"
@@ -221,7 +225,8 @@ static void usage_daemon(FILE *f)
 	      "Options:\n"
 	      " -c, --config FILE     config (default /etc/powersched/daemon.conf; a\n"
 	      "                       missing default file means the defaults)\n"
-	      " -p, --policy P        overrides the config's policy\n"
+	      " -p, --policy P        overrides the config's policy (default: auto, as\n"
+	      "                       for run: performance on a server unless asked)\n"
 	      " -i, --interval D      overrides the config's interval\n"
 	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
@@ -923,7 +928,8 @@ int ps_cmd_daemon(int argc, char **argv)
 		}
 	}
 	ps_live_close(l);
-	log_line(&o.quiet, "daemon stopped, every mask put back");
+	log_line(&o.quiet, cfg.dry_run ? "daemon stopped (a dry run: no mask was changed)" :
+		 "daemon stopped, every mask put back");
 	return PS_EXIT_OK;
 }
 

@@ -117,6 +117,53 @@ static void scan_reasons(struct json_object *o, char *buf, size_t len)
 	}
 }
 
+/* append to buf (NUL-terminated, never past len); control characters of
+ * @s shown as ? */
+static void app(char *buf, size_t len, const char *s)
+{
+	size_t at = strlen(buf);
+
+	for (; *s && at + 1 < len; s++)
+		buf[at++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+	buf[at] = '\0';
+}
+
+/* "include-comm a b; exclude-cgroup /x; containers excluded": the
+ * daemon's filters from the state file, or "" when the file has none (an
+ * older powersched's) */
+static void filters_text(struct json_object *o, char *buf, size_t len)
+{
+	static const struct {
+		const char *key, *text;
+	} lists[] = {
+		{ "include_comm", "include-comm" },
+		{ "exclude_comm", "exclude-comm" },
+		{ "include_cgroup", "include-cgroup" },
+		{ "exclude_cgroup", "exclude-cgroup" },
+	};
+	struct json_object *fl, *a, *v;
+	size_t i, k, n;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(o, "filters", &fl) || !json_object_is_type(fl, json_type_object))
+		return;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		if (!json_object_object_get_ex(fl, lists[i].key, &a) ||
+		    !json_object_is_type(a, json_type_array) || !(n = json_object_array_length(a)))
+			continue;
+		app(buf, len, lists[i].text);
+		for (k = 0; k < n; k++) {
+			const char *e = json_object_get_string(json_object_array_get_idx(a, k));
+
+			app(buf, len, " ");
+			app(buf, len, e ? e : "");
+		}
+		app(buf, len, "; ");
+	}
+	if (json_object_object_get_ex(fl, "exclude_containers", &v))
+		app(buf, len, json_object_get_boolean(v) ? "containers excluded" : "containers included");
+}
+
 static double jnum(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -292,8 +339,20 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 		c->dead++;
 	}
 	if (!strcmp(name, "daemon")) {
-		LINE("Manages:", "the eligible threads of the whole system (%d thread%s "
-		     "scanned)", threads, plural(threads, "", "s"));
+		char filt[1024];
+		struct json_object *u;
+		long uid = json_object_object_get_ex(o, "euid", &u) ? json_object_get_int(u) : 0;
+		struct passwd *pw = uid > 0 ? getpwuid((uid_t)uid) : NULL;
+
+		if (uid > 0)
+			LINE("Manages:", "the eligible threads of user %s's processes (%d thread%s "
+			     "scanned)", pw ? pw->pw_name : "?", threads, plural(threads, "", "s"));
+		else
+			LINE("Manages:", "the eligible threads of the whole system (%d thread%s "
+			     "scanned)", threads, plural(threads, "", "s"));
+		filters_text(o, filt, sizeof(filt));
+		if (filt[0])
+			LINE("Filters:", "%s", filt);
 	} else {
 		long child = alive ? child_of(pid, cmd, sizeof(cmd)) : 0;
 

@@ -7,11 +7,13 @@
  * its README and its net.hadess.PowerProfiles.xml introspection data.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
 
 #include "ps/ppd.h"
+#include "ps/source.h"
 
 #define PROPS "org.freedesktop.DBus.Properties"
 
@@ -263,6 +265,35 @@ int ps_ppd_map(const char *profile, enum ps_policy *out)
 		return 1;
 	}
 	return 0;
+}
+
+const char *ps_ppd_resolve(const char *profile, const char *root, enum ps_policy *out,
+			   char *why, size_t len)
+{
+	size_t n;
+
+	if (profile && profile[0] && ps_ppd_map(profile, out)) {
+		snprintf(why, len, "power-profiles-daemon profile %s", profile);
+		return "power-profiles-daemon";
+	}
+	ps_source_resolve(root ? root : "/", out, why, len);
+	n = strlen(why);
+	if (profile && profile[0] && n + 40 < len) /* balanced: say it was asked */
+		snprintf(why + n, len - n, "; power-profiles-daemon %s", profile);
+	return strstr(why, "platform_profile") ? "platform_profile" : "power_supply";
+}
+
+const char *ps_ppd_resolve_once(const char *root, enum ps_policy *out, char *why, size_t len)
+{
+	struct ps_ppd *p = NULL;
+	char prof[32] = "";
+	const char *src;
+
+	if (!ps_ppd_open(&p))
+		ps_ppd_poll(p, prof, sizeof(prof), NULL);
+	src = ps_ppd_resolve(prof, root, out, why, len);
+	ps_ppd_close(p);
+	return src;
 }
 
 int ps_ppd_hold(struct ps_ppd *p, const char *profile, const char *reason,

@@ -13,7 +13,6 @@
 
 #include "live_int.h"
 #include "ps/ppd.h"
-#include "ps/source.h"
 
 void ps_live_auto_resolve(struct ps_live_auto *a, const char *sysfs_root,
 			  enum ps_policy *out, char *why, size_t len,
@@ -40,19 +39,7 @@ void ps_live_auto_resolve(struct ps_live_auto *a, const char *sysfs_root,
 			ps_live_logf(log, log_arg, "power-profiles-daemon: answers on %s", name);
 		a->said = !prof[0];
 	}
-	if (prof[0] && ps_ppd_map(prof, out)) {
-		snprintf(why, len, "power-profiles-daemon profile %s", prof);
-		a->source = "power-profiles-daemon";
-		return;
-	}
-	ps_source_resolve(sysfs_root, out, why, len);
-	a->source = strstr(why, "platform_profile") ? "platform_profile" : "power_supply";
-	if (prof[0] && strlen(why) + 40 < len) {
-		/* balanced: say that it was asked */
-		size_t n = strlen(why);
-
-		snprintf(why + n, len - n, "; power-profiles-daemon %s", prof);
-	}
+	a->source = ps_ppd_resolve(prof, sysfs_root, out, why, len);
 }
 
 void ps_live_auto_close(struct ps_live_auto *a)

@@ -148,6 +148,22 @@ static int cgroup_excluded(const struct ps_live *l, pid_t pid)
 	return any_under(cg, l->cfg.exclude_cgroup);
 }
 
+/* An ordinary user's daemon: another user's process is not its to look at
+ * or manage (it could not set its mask anyway), and is left as if excluded.
+ * The owner is /proc/PID's: the process's effective uid (root's for a
+ * process that is not dumpable, such as a setuid program: excluded too). */
+static int other_users(const struct ps_live *l, pid_t pid)
+{
+	char path[512];
+	struct stat st;
+	uid_t me = geteuid();
+
+	if (!me)
+		return 0;
+	ps_live_path(l, path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) || st.st_uid != me;
+}
+
 static int read_schedstat(int fd, const char *path, unsigned long long *run,
 			  unsigned long long *wait)
 {
@@ -687,7 +703,8 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			int first_look = pe[i].excluded < 0;
 
 			if (pe[i].excluded < 0 || pe[i].marked)
-				pe[i].excluded = (signed char)cgroup_excluded(l, pe[i].pid);
+				pe[i].excluded = (signed char)(other_users(l, pe[i].pid) ||
+							       cgroup_excluded(l, pe[i].pid));
 			/* a process of ours that moved into an excluded cgroup
 			 * (a container): its masks back now, not at exit */
 			if (pe[i].marked && pe[i].excluded && l->be->release)

@@ -60,6 +60,35 @@ static void write_metrics(struct ps_live *l)
 	l->metrics_err = r;
 }
 
+/* a JSON string: quotes, backslashes and control characters escaped (a
+ * config's names are the administrator's, but any byte may be in them) */
+static void put_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void put_json_list(FILE *f, const char *key, const char *const *list)
+{
+	fprintf(f, "\"%s\":[", key);
+	for (int i = 0; list && list[i]; i++) {
+		if (i)
+			fputc(',', f);
+		put_json_str(f, list[i]);
+	}
+	fputc(']', f);
+}
+
 void ps_live_write_state(struct ps_live *l)
 {
 	char tmp[600], list[8192];
@@ -116,6 +145,17 @@ void ps_live_write_state(struct ps_live *l)
 	for (k = 1; k < PS_SCAN_NR; k++)
 		fprintf(f, "%s\"%s\":%d", k > 1 ? "," : "", ps_scan_why_name(k), l->scan_why[k]);
 	fprintf(f, "}");
+	/* what the daemon looks at: its filters, and whose processes (an
+	 * ordinary user's instance: that user's alone) */
+	fprintf(f, ",\"euid\":%u,\"filters\":{", (unsigned)geteuid());
+	put_json_list(f, "include_comm", l->cfg.include_comm);
+	fputc(',', f);
+	put_json_list(f, "exclude_comm", l->cfg.exclude_comm);
+	fputc(',', f);
+	put_json_list(f, "include_cgroup", l->cfg.include_cgroup);
+	fputc(',', f);
+	put_json_list(f, "exclude_cgroup", l->cfg.exclude_cgroup);
+	fprintf(f, ",\"exclude_containers\":%s}", l->cfg.exclude_containers ? "true" : "false");
 	fprintf(f, ",\"recent\":[");
 	for (k = 0; k < l->nrecent; k++) {
 		const struct recent *r = &l->recent[k];

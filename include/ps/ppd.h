@@ -53,6 +53,32 @@ int ps_ppd_poll(struct ps_ppd *p, char *profile, size_t len, const char **name);
 int ps_ppd_map(const char *profile, enum ps_policy *out);
 
 /**
+ * ps_ppd_resolve() - resolve auto from a profile read, the one rule for all
+ * @profile: what ps_ppd_poll() gave ("" or NULL: no daemon answered)
+ * @root: the sysfs root for ps_source_resolve() (NULL: /)
+ * @out: receives power or performance
+ * @why: receives the reason ("power-profiles-daemon profile power-saver",
+ *       or ps_source_resolve()'s, with "; power-profiles-daemon balanced"
+ *       when a daemon answered without deciding)
+ * @len: size of @why
+ *
+ * Return: the source that decided: "power-profiles-daemon",
+ * "platform_profile" or "power_supply" (static).
+ */
+const char *ps_ppd_resolve(const char *profile, const char *root, enum ps_policy *out,
+			   char *why, size_t len);
+
+/**
+ * ps_ppd_resolve_once() - auto as run and daemon resolve it, once
+ * @root, @out, @why, @len: as ps_ppd_resolve()
+ *
+ * Reads the profile from the system bus (no bus or no daemon: the files
+ * decide) and resolves it with ps_ppd_resolve(): what plan previews is what
+ * run applies. Return: as ps_ppd_resolve().
+ */
+const char *ps_ppd_resolve_once(const char *root, enum ps_policy *out, char *why, size_t len);
+
+/**
  * ps_ppd_hold() - ask the daemon to hold a profile while we run
  * @p: from ps_ppd_open()
  * @profile: "performance" or "power-saver"

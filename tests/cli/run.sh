@@ -160,5 +160,38 @@ expect_err "unknown command 'plann'" plann
 "$PS" plan --bogus >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "unknown option is not exit 2"
 "$PS" plan --help | grep -q -- "--policy" && ok || bad "plan --help"
 
+# --- list: every shipped model (models/*.model) with its fits line, in words,
+# and the one plan would pick for a topology (issue 24 item 14)
+"$PS" list >"$tmp/list" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && ok || bad "list: exit $?, $(cat "$tmp/err")"
+for f in "$(dirname "$0")"/../../models/*.model; do
+	n=$(basename "$f" .model)
+	set -- $(sed -n 's/^fits \([0-9]*\) \([0-9]*\) \([0-9]*\).*/\1 \2 \3/p' "$f")
+	if [ $# = 3 ]; then
+		want="$1 package$([ "$1" = 1 ] || echo s), $2 cores, $3 PUs"
+	else
+		want="any (the fallback)"
+	fi
+	grep -q "^$n  *$want  " "$tmp/list" && ok || bad "list: no line '$n $want': $(cat "$tmp/list")"
+done
+[ "$(grep -c . "$tmp/list")" = $(($(ls "$(dirname "$0")"/../../models/*.model | wc -l) + 2)) ] && ok ||
+	bad "list: not one line a model, a header and the pick: $(cat "$tmp/list")"
+for tp in "pack:2 core:8 pu:2=xeon-e5-2680-2s" "pack:1 core:3 pu:1=generic" \
+	"$(dirname "$0")/../topo/epyc-7313p-1s.xml=epyc-7313p-1s"; do
+	want=${tp##*=}
+	got=$("$PS" list -t "${tp%=*}" | tail -n 1)
+	pick=$("$PS" plan -t "${tp%=*}" -l 1x0.5 -p power | sed -n 's/.*model: \([^,]*\),.*/\1/p')
+	case "$got" in "For ${tp%=*} "*": $want"*) [ "$pick" = "$want" ] && ok || bad "list says $want for ${tp%=*}, plan picks $pick" ;;
+	*) bad "list -t ${tp%=*}: '$got', not $want" ;; esac
+done
+expect_err "unknown list 'policies'" list policies
+expect_err "unknown option '--bogus'" list --bogus
+# help COMMAND: the command's own --help, and a bad one is one line
+for c in plan sim run daemon status calibrate restore list; do
+	[ "$("$PS" help $c)" = "$("$PS" $c --help)" ] && ok || bad "help $c is not $c --help"
+done
+[ "$("$PS" help)" = "$("$PS" --help)" ] && ok || bad "help is not --help"
+expect_err "help: unknown command 'nosuch'" help nosuch
+expect_err "help: one command at a time ('sim' is extra)" help run sim
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

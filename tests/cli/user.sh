@@ -197,6 +197,44 @@ grep -q "recovering $SD/journal.$pspid" "$tmp/e3" && [ "${nrec:-0}" -ge 5 ] && o
 [ -d "$SD" ] && [ -z "$(ls "$SD")" ] && ok || bad "state directory not empty after recovery: $(ls "$SD")"
 echo "user cli: after SIGKILL $still until the next run, then $after"
 
+# --- an ordinary user's daemon looks only at that user's processes: a
+# busy loop of root's is neither counted nor managed (issue 24 item 15:
+# a user's dry-run daemon inspected root's processes and counted their load)
+if [ "$(id -u)" -eq 0 ]; then
+	"$PY" -c 'while True: pass' &
+	spin=$!
+	pids="$pids $spin"
+	printf 'policy power\ninterval 200ms\nexclude-comm psnope psnada\nexclude-cgroup /psnone.slice\n' >"$W/ud.conf"
+	chown "$uid" "$W/ud.conf"
+	# none of the user's own left busy from the runs above (busy.py
+	# outlives a killed run); the daemon alone as the user
+	pkill -KILL -u "$uid" 2>/dev/null
+	sleep 0.3
+	as_user "$W/powersched" daemon -n -v -c "$W/ud.conf" >"$tmp/ud.out" 2>"$tmp/ud.err" &
+	udp=$!
+	sleep 3
+	# status shows whose processes and the filters in force
+	as_user "$W/powersched" status >"$tmp/ust" 2>&1
+	grep -q "^ *Manages: the eligible threads of user $USR's processes" "$tmp/ust" &&
+		grep -q "^ *Filters: exclude-comm psnope psnada; exclude-cgroup /psnone.slice; containers excluded$" "$tmp/ust" && ok ||
+		bad "status of a user's daemon: $(cat "$tmp/ust")"
+	sleep 1
+	pkill -INT -u "$uid" -x powersched
+	wait $udp
+	kill "$spin"
+	# lines "... power: N task(s), demand D (...)": root's loop would be a
+	# task of demand 1 in every scan; the user's own (the status above, a
+	# process of theirs still ending) may show in one or two
+	scans=$(grep -c 'task(s), demand' "$tmp/ud.err")
+	high=$(sed -n 's/.* \([0-9]*\) task(s), demand \([0-9.]*\).*/\2/p' "$tmp/ud.err" | awk '$1 >= 0.5' | wc -l)
+	# and a dry run says it changed nothing, not that it put masks back
+	grep -q 'daemon stopped (a dry run: no mask was changed)' "$tmp/ud.err" && ! grep -q 'put back' "$tmp/ud.err" && ok ||
+		bad "a dry-run daemon's last line: $(tail -n 1 "$tmp/ud.err")"
+	[ "$scans" -ge 4 ] && [ $((high * 4)) -lt "$scans" ] && ok ||
+		bad "a user's daemon with root's loop $spin busy: $high of $scans scans with a demand of 0.5 or more: $(grep -v ' 0 task(s)' "$tmp/ud.err" | head -n 8)"
+	echo "user cli: a user's dry-run daemon beside root's busy loop: $high of $scans scans with a demand of 0.5 or more"
+fi
+
 # --- a state directory that is not the user's own is refused
 if [ "$(id -u)" -eq 0 ]; then
 	rm -rf "$SD"

@@ -248,6 +248,35 @@ static void test_no_daemon_hold(void **state)
 	ps_ppd_close(p);
 }
 
+/* auto resolved once (plan's path) follows the daemon as run does, and the
+ * files decide when no daemon owns a name */
+static void test_resolve_once(void **state)
+{
+	enum ps_policy pol = PS_POLICY_AUTO;
+	char why[160];
+	const char *src;
+
+	(void)state;
+	src = ps_ppd_resolve_once("/nonexistent-ps-root", &pol, why, sizeof(why));
+	assert_int_equal(pol, PS_POLICY_POWER);
+	assert_string_equal(why, "power-profiles-daemon profile power-saver");
+	assert_string_equal(src, "power-profiles-daemon");
+	kill(peer_pid, SIGKILL);
+	waitpid(peer_pid, NULL, 0);
+	peer_pid = -1;
+	nap_ms(200);
+	pol = PS_POLICY_AUTO;
+	src = ps_ppd_resolve_once("/nonexistent-ps-root", &pol, why, sizeof(why));
+	assert_int_equal(pol, PS_POLICY_PERFORMANCE);
+	assert_null(strstr(why, "power-profiles-daemon"));
+	assert_string_equal(src, "power_supply");
+	/* balanced: the files decide, and the reason says the daemon was asked */
+	pol = PS_POLICY_AUTO;
+	ps_ppd_resolve("balanced", "/nonexistent-ps-root", &pol, why, sizeof(why));
+	assert_int_equal(pol, PS_POLICY_PERFORMANCE);
+	assert_non_null(strstr(why, "; power-profiles-daemon balanced"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +285,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_slow_daemon_read_again, bus_up, bus_down),
 		cmocka_unit_test_setup_teardown(test_slow_daemon_hold, bus_up, bus_down),
 		cmocka_unit_test_setup_teardown(test_no_daemon_hold, bus_up, bus_down),
+		cmocka_unit_test_setup_teardown(test_resolve_once, bus_up, bus_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

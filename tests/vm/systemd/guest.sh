@@ -160,6 +160,11 @@ for prof in power-saver performance; do
 		case "$why" in *power-profiles-daemon*) true ;; *) false ;; esac &&
 		[ "$lt" != never ] && [ -n "$n0" ] && [ -n "$at" ] && [ "$at" -le $((n0 + 1)) ]
 	check "systemd-ppd-$prof" $? "busctl set $prof (uptime $tb to $ts s): exit $rc $(cat /tmp/bus.err); the daemon had finished $n0 intervals when busctl returned and changed to $want in interval $at (logged at uptime $lt s, $(awk -v l="$lt" -v s="$ts" 'BEGIN { if (l == "never") print "never"; else printf "%.2f", l - s }') s after busctl returned); status policy $pol ($why) seen by the shell $t2 s after"
+	# plan previews what run applies: auto by the same rule (issue 24 item
+	# 11: plan read only power_supply and platform_profile)
+	pa=$(powersched plan -l 1x0.5 -p auto 2>&1 | grep '^auto:')
+	[ "$pa" = "auto: $want (power-profiles-daemon profile $prof)" ]
+	check "systemd-plan-auto-$prof" $? "plan -p auto under p-p-d $prof: ${pa:-no auto line}"
 done
 mk=$(probe masks stress-ng-cpu | tr '\n' ' ')
 echo "PSVM info under performance from p-p-d: stress-ng masks $mk"
