@@ -110,6 +110,7 @@ cli-test: $(B)/powersched
 	sh tests/cli/calibrate.sh $(B)/powersched
 	sh tests/cli/live.sh $(B)/powersched
 	sh tests/cli/user.sh $(B)/powersched
+	sh tests/cli/attach.sh $(B)/powersched
 	bash tests/cli/completion.sh $(B)/powersched
 	sh tests/cli/metrics.sh $(B)/powersched
 	sh tests/cli/errors.sh $(B)/powersched

@@ -82,6 +82,11 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return PS_EXIT_OK;
 		}
+		if (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")) {
+			puts("Usage:\n powersched help [COMMAND]\n\nThe same text as "
+			     "'powersched COMMAND --help'; without COMMAND, 'powersched --help'.");
+			return PS_EXIT_OK;
+		}
 		if (argc > 3) {
 			ps_err("help: one command at a time ('%s' is extra)", argv[3]);
 			return PS_EXIT_USAGE;

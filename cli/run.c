@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <json.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,7 +37,7 @@
 
 struct opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
-	const char *max_changes, *metrics, *plot;
+	const char *max_changes, *metrics, *plot, *pid;
 	int dry_run, quiet, foreground, verbose;
 };
 
@@ -62,6 +64,8 @@ static int daemon_applied(struct json_object *o, const unsigned char *mine,
 	struct json_object *v, *rec, *e;
 	size_t k;
 
+	if (!mine)
+		return 1; /* any set */
 	if (json_object_object_get_ex(o, "allowed", &v) &&
 	    same_set(json_object_get_string(v), mine, tmp))
 		return 1;
@@ -77,7 +81,8 @@ static int daemon_applied(struct json_object *o, const unsigned char *mine,
 	return 0;
 }
 
-/* The PID of a live daemon with state in @dir that applied @mine, or 0. */
+/* The PID of a live daemon with state in @dir that applied @mine (NULL:
+ * any live daemon), or 0. */
 static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned char *tmp)
 {
 	char buf[16384], path[1100];
@@ -170,6 +175,7 @@ static void usage_run(FILE *f)
 {
 	fputs("Usage:\n"
 	      " powersched run [options] -- CMD [ARGS...]\n"
+	      " powersched run [options] --pid PID\n"
 	      "\n"
 	      "Start CMD and confine it and every descendant to the CPUs the policy\n"
 	      "picks, growing and shrinking the set with their load; signals are\n"
@@ -201,6 +207,10 @@ static void usage_run(FILE *f)
 	      "     --state-dir DIR   journal and state files (default /run/powersched\n"
 	      "                       for root, $XDG_RUNTIME_DIR/powersched for a user)\n"
 	      "     --metrics FILE    Prometheus text file, rewritten each interval\n"
+	      "     --pid PID         manage a process that is running, and its\n"
+	      "                       descendants, instead of starting one (affinity\n"
+	      "                       backend; not with a daemon running): until it\n"
+	      "                       ends, or SIGINT/SIGTERM detach; masks put back\n"
 	      "     --plot FILE       picture of the run (FILE.png or FILE.svg): per-PU\n"
 	      "                       busy and allowed set over time, power\n"
 	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
@@ -228,6 +238,7 @@ static void usage_daemon(FILE *f)
 	      " -p, --policy P        overrides the config's policy (default: auto, as\n"
 	      "                       for run: performance on a server unless asked)\n"
 	      " -i, --interval D      overrides the config's interval\n"
+	      "     --max-changes N   overrides the config's max-changes\n"
 	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
 	      "                       a user's: as for run)\n"
@@ -482,21 +493,39 @@ static int wait_signal(const sigset_t *set, double secs, siginfo_t *si)
 
 /* ---- run ---- */
 
-static const struct option live_opts[] = {
+static const struct option run_opts[] = {
 	{ "policy", required_argument, NULL, 'p' },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "backend", required_argument, NULL, 'b' },
 	{ "model", required_argument, NULL, 'm' },
-	{ "config", required_argument, NULL, 'c' },
 	{ "max-changes", required_argument, NULL, 'M' },
 	{ "state-dir", required_argument, NULL, 'S' },
 	{ "sysfs-root", required_argument, NULL, 'R' },
 	{ "metrics", required_argument, NULL, 'X' },
 	{ "plot", required_argument, NULL, 'P' },
+	{ "pid", required_argument, NULL, 'A' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* the daemon's: what its --help lists (a run-only option is refused, not
+ * taken and ignored) */
+static const struct option daemon_opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "policy", required_argument, NULL, 'p' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "max-changes", required_argument, NULL, 'M' },
+	{ "state-dir", required_argument, NULL, 'S' },
+	{ "sysfs-root", required_argument, NULL, 'R' },
+	{ "metrics", required_argument, NULL, 'X' },
 	{ "foreground", no_argument, NULL, 'f' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -504,12 +533,15 @@ static const struct option live_opts[] = {
 static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		      void (*usage)(FILE *))
 {
+	int daemon = !strcmp(cmd, "daemon");
+	const struct option *opts = daemon ? daemon_opts : run_opts;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0; /* one line of ours, not getopt's two */
-	while ((c = getopt_long(argc, argv, "+:p:i:b:m:c:nqvfh", live_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, daemon ? "+:c:p:i:m:nqvfh" : "+:p:i:b:m:nqvh", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'i': o->interval = optarg; break;
@@ -521,13 +553,14 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 		case 'R': o->sysfs_root = optarg; break;
 		case 'X': o->metrics = optarg; break;
 		case 'P': o->plot = optarg; break;
+		case 'A': o->pid = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'f': o->foreground = 1; break;
 		case 'h': usage(stdout); return -1;
 		default:
-			return ps_cli_bad_option(cmd, c, argv, live_opts);
+			return ps_cli_bad_option(cmd, c, argv, opts);
 		}
 	}
 	return 0;
@@ -616,6 +649,44 @@ static int plot_recording(const char *path, struct ps_live *l, const struct reco
 	return r;
 }
 
+/* ---- run --pid: attach to a process that is running ---- */
+
+/* The process to attach to, checked before anything starts: a PID of a
+ * process there, not PID 1, not a kernel thread, not ourselves, and (for an
+ * ordinary user) the user's own. 0 or PS_EXIT_USAGE (said). */
+static int check_attach(const char *arg, pid_t *out)
+{
+	char path[64], buf[1024], *end;
+	struct ps_live_stat st;
+	struct stat sb;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || !*arg || v <= 0 || v > 4194304) {
+		ps_err("run: --pid '%s' is not a process ID", arg);
+		return PS_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "/proc/%ld/stat", v);
+	if (ps_cli_read_text(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st)) {
+		ps_err("run: --pid %ld: no such process", v);
+		return PS_EXIT_USAGE;
+	}
+	if (v == 1 || (st.flags & 0x00200000) || v == getpid()) {
+		ps_err("run: --pid %ld: %s", v,
+		       v == 1 ? "never PID 1 (every process inherits what it has)" :
+		       v == getpid() ? "that is this powersched" : "a kernel thread");
+		return PS_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "/proc/%ld", v);
+	if (geteuid() && (stat(path, &sb) || sb.st_uid != geteuid())) {
+		ps_err("run: --pid %ld: another user's process (only root may attach to it)", v);
+		return PS_EXIT_USAGE;
+	}
+	*out = (pid_t)v;
+	return 0;
+}
+
 int ps_cmd_run(int argc, char **argv)
 {
 	struct opts o;
@@ -634,13 +705,35 @@ int ps_cmd_run(int argc, char **argv)
 	struct ps_ppd *hold_bus = NULL;
 	unsigned hold_cookie = 0;
 	int held = 0;
+	/* --pid: the process attached to (not our child), and its pidfd */
+	pid_t target = 0;
+	int pidfd = -1;
+	char what[200];
 
 	r = parse_opts(argc, argv, &o, "run", usage_run);
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
-	if (optind >= argc) {
-		ps_err("run: no command given (powersched run [options] -- CMD ARGS)");
+	if (o.pid) {
+		r = check_attach(o.pid, &target);
+		if (r)
+			return r;
+		if (optind < argc) {
+			ps_err("run: --pid %s and a command '%s': one or the other", o.pid,
+			       argv[optind]);
+			return PS_EXIT_USAGE;
+		}
+		/* cgroup would move the process out of the cgroup its service
+		 * or session gave it; scx switches a command's tasks at exec */
+		if (o.backend && strcmp(o.backend, "affinity") && strcmp(o.backend, "auto")) {
+			ps_err("run: --pid works with the affinity backend only, not '%s'", o.backend);
+			return PS_EXIT_USAGE;
+		}
+		snprintf(what, sizeof(what), "pid %d", (int)target);
+	} else if (optind >= argc) {
+		ps_err("run: no command given (powersched run [options] -- CMD ARGS, or --pid PID)");
 		return PS_EXIT_USAGE;
+	} else {
+		snprintf(what, sizeof(what), "%s", argv[optind]);
 	}
 	memset(&rec, 0, sizeof(rec));
 	if (o.plot) {
@@ -654,25 +747,58 @@ int ps_cmd_run(int argc, char **argv)
 	r = build_cfg(&o, &cfg, &m, "auto");
 	if (r)
 		return r;
+	if (target)
+		cfg.backend = PS_BACKEND_AFFINITY;
 	/* what can be found wrong now is said now, in one line, before the
 	 * command runs: not after it, with a summary of a run that never was */
 	if ((o.plot && ps_cli_check_out("run", "plot file", o.plot)) ||
 	    (o.metrics && o.metrics[0] && ps_cli_check_out("run", "metrics file", o.metrics)) ||
 	    check_backend("run", &cfg))
 		return PS_EXIT_USAGE;
-	if (!find_command(argv[optind])) {
+	if (target) {
+		/* the daemon manages every process: the two would set the same
+		 * masks (a run's own command it leaves to the run; a process
+		 * attached to it cannot tell) */
+		long d = daemon_of_set(cfg.state_dir, NULL, NULL);
+
+		if (!d && strcmp(cfg.state_dir, PS_SYSTEM_STATE_DIR))
+			d = daemon_of_set(PS_SYSTEM_STATE_DIR, NULL, NULL);
+		if (d) {
+			ps_err("run: --pid %d: the daemon (pid %ld) manages every process; stop it "
+			       "first, or exclude that process's command in its config",
+			       (int)target, d);
+			return PS_EXIT_USAGE;
+		}
+	} else if (!find_command(argv[optind])) {
 		ps_err("run: cannot run '%s': %s", argv[optind], strerror(errno));
 		return errno == ENOENT ? 127 : 126;
 	}
 	cfg.name = "run";
+	cfg.attached = target != 0;
 	cfg.log = log_line;
 	cfg.log_arg = &o.quiet;
 	/* a dry run too: the daemon leaves every run's tree to it */
-	leave_daemon_set(cfg.state_dir, o.quiet);
+	if (!target)
+		leave_daemon_set(cfg.state_dir, o.quiet);
 	block_signals(&set, &old);
 	r = open_live(&cfg, &l);
 	if (r)
 		return r;
+	if (target) {
+		pidfd = (int)syscall(SYS_pidfd_open, target, 0);
+		if (pidfd < 0) {
+			ps_err("run: --pid %d: %s", (int)target,
+			       errno == ESRCH ? "the process ended" : strerror(errno));
+			ps_live_close(l);
+			return errno == ESRCH ? PS_EXIT_USAGE : PS_EXIT_FAIL;
+		}
+		t0 = now_s();
+		pid = target;
+		ps_live_set_child(l, pid);
+		log_line(&o.quiet, "attached to the running process; SIGINT or SIGTERM detaches, "
+			 "putting its masks back");
+		goto attached;
+	}
 	r = ps_live_prepare_child(l, procs, sizeof(procs));
 	if (r) {
 		ps_live_summary(l, &sum);
@@ -711,14 +837,14 @@ int ps_cmd_run(int argc, char **argv)
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	ps_live_set_child(l, pid);
+attached:
 	/* --policy performance asks power-profiles-daemon to hold performance
 	 * while the command runs (released below; the daemon also drops it
 	 * when our connection closes, however we exit) */
 	if (cfg.policy == PS_POLICY_PERFORMANCE && !cfg.dry_run && !ps_ppd_open(&hold_bus)) {
 		char why[300];
 
-		snprintf(why, sizeof(why), "powersched run --policy performance: %.200s",
-			 argv[optind]);
+		snprintf(why, sizeof(why), "powersched run --policy performance: %.200s", what);
 		r = ps_ppd_hold(hold_bus, "performance", why, &hold_cookie);
 		if (!r) {
 			held = 1;
@@ -733,8 +859,22 @@ int ps_cmd_run(int argc, char **argv)
 	}
 	next = now_s() + cfg.interval_s;
 	while (!exited) {
-		sig = wait_signal(&set, next - now_s(), &si);
-		if (sig == SIGCHLD) {
+		/* attached: the process's end is looked for every 0.1 s */
+		sig = wait_signal(&set, target && next - now_s() > 0.1 ? 0.1 : next - now_s(), &si);
+		if (target) {
+			struct pollfd pf = { .fd = pidfd, .events = POLLIN };
+
+			if (sig == SIGINT || sig == SIGTERM || sig == SIGQUIT || sig == SIGHUP) {
+				log_line(&o.quiet, "detaching: a signal");
+				break; /* the process is not ours to signal */
+			}
+			if (poll(&pf, 1, 0) == 1) {
+				exited = 1;
+				break;
+			}
+			if (sig || now_s() < next)
+				continue;
+		} else if (sig == SIGCHLD) {
 			pid_t w;
 			int st;
 			struct rusage r1;
@@ -771,7 +911,7 @@ int ps_cmd_run(int argc, char **argv)
 	 * as subreaper; reap those already ended, giving ones just killed a
 	 * moment, and count every reaped descendant (RUSAGE_CHILDREN), not
 	 * only the command as wait4 saw it. */
-	for (int k = 0; k < 20; k++) {
+	for (int k = 0; k < 20 && !target; k++) {
 		pid_t w;
 
 		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
@@ -780,16 +920,20 @@ int ps_cmd_run(int argc, char **argv)
 			break; /* none left */
 		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 	}
-	if (!getrusage(RUSAGE_CHILDREN, &ru1))
+	if (!target && !getrusage(RUSAGE_CHILDREN, &ru1))
 		ru = ru1;
+	if (pidfd >= 0)
+		close(pidfd);
 	if (held && !ps_ppd_release(hold_bus, hold_cookie))
 		log_line(&o.quiet, "power-profiles-daemon: performance hold released");
 	ps_ppd_close(hold_bus);
+	if (target)
+		ps_live_scan_next(l); /* the tree's CPU time is read at scans */
 	ps_live_step(l, now_s()); /* the last stretch, for the figures */
 	if (o.plot)
 		record(&rec, l, now_s());
 	ps_live_summary(l, &sum);
-	if (o.plot && plot_recording(o.plot, l, &rec, &sum, argv[optind]))
+	if (o.plot && plot_recording(o.plot, l, &rec, &sum, what))
 		ps_err("run: plot '%s': cannot write it (%d intervals recorded)", o.plot, rec.n);
 	free(rec.busy);
 	free(rec.allowed);
@@ -799,7 +943,8 @@ int ps_cmd_run(int argc, char **argv)
 		/* labelled: what the command used, and what the machine did (its
 		 * energy and active packages and cores count every task on it) */
 		double wall = now_s() - t0,
-		       cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		       cpu = target ? sum.managed_cpu_s :
+			     (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 		char share[64] = "";
 
@@ -808,10 +953,13 @@ int ps_cmd_run(int argc, char **argv)
 				 100 * (cpu < sum.machine_busy_s ? cpu / sum.machine_busy_s : 1));
 		fprintf(stderr,
 			"powersched: run summary: policy %s, backend %s, wall %.2f s; the "
-			"command: CPU %.2f s (%.2f CPUs on average%s); the machine: %s energy "
+			"%s: CPU %.2f s (%.2f CPUs on average%s); the machine: %s energy "
 			"%.1f J (mean %.1f W), mean active packages %.2f, cores %.2f; mask "
 			"changes %d\n",
-			sum.policy_why, sum.backend, wall, cpu, wall > 0 ? cpu / wall : 0, share,
+			sum.policy_why, sum.backend, wall,
+			target ? "process attached to and its descendants (from their schedstat)" :
+				 "command",
+			cpu, wall > 0 ? cpu / wall : 0, share,
 			sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
 			sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
 			sum.mean_cores, sum.mask_changes);

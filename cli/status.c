@@ -200,16 +200,23 @@ static double uptime_of(unsigned long long start)
 	return strtod(buf, NULL) - (double)start / (double)hz;
 }
 
-/* The child of a run: the process whose parent it is; its command line. */
-static long child_of(long pid, char *cmd, size_t len)
+/* The process a run manages with its descendants: the one its state file
+ * names (its command, or the process it attached to), while that is there,
+ * else the run's child; and its command line. */
+static long child_of(long pid, long named, char *cmd, size_t len)
 {
 	char path[300], buf[1024];
 	struct ps_live_stat st;
 	struct dirent *de;
 	long found = 0;
-	DIR *d = opendir("/proc");
+	DIR *d = NULL;
 
 	cmd[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld", named);
+	if (named > 0 && !access(path, F_OK))
+		found = named;
+	else
+		d = opendir("/proc");
 	while (d && !found && (de = readdir(d))) {
 		long p = strtol(de->d_name, NULL, 10);
 
@@ -354,9 +361,15 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 		if (filt[0])
 			LINE("Filters:", "%s", filt);
 	} else {
-		long child = alive ? child_of(pid, cmd, sizeof(cmd)) : 0;
+		struct json_object *a;
+		int attached = json_object_object_get_ex(o, "attached", &a) &&
+			       json_object_get_boolean(a);
+		long child = alive ? child_of(pid, (long)jnum(o, "child"), cmd, sizeof(cmd)) : 0;
 
-		if (child)
+		if (child && attached)
+			LINE("Manages:", "pid %ld (%s), attached to with --pid, and its descendants: "
+			     "%d thread%s", child, cmd[0] ? cmd : "?", threads, plural(threads, "", "s"));
+		else if (child)
 			LINE("Manages:", "pid %ld (%s) and its descendants: %d thread%s", child,
 			     cmd[0] ? cmd : "?", threads, plural(threads, "", "s"));
 		else

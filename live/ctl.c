@@ -614,6 +614,11 @@ int ps_live_set_child(struct ps_live *l, pid_t pid)
 	return 0;
 }
 
+void ps_live_scan_next(struct ps_live *l)
+{
+	l->full_scan = 1;
+}
+
 void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -625,6 +630,7 @@ void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 	s->mean_cores = l->intervals > 1 ? l->core_sum / (l->intervals - 1) : 0;
 	s->mask_changes = l->mask_changes;
 	s->machine_busy_s = l->busy_s;
+	s->managed_cpu_s = l->tree_run_s;
 	s->threads_seen = l->threads_seen;
 	s->backend = l->be->label;
 	snprintf(s->policy_why, sizeof(s->policy_why), "%s%s%s%s",

@@ -115,6 +115,8 @@ struct ps_live {
 	unsigned char cg_limit[PS_LIVE_MAX_CPUS]; /* the origin's CPUs (AllowedCPUs) */
 	int have_cg_limit;
 	pid_t child;
+	double tree_run_s; /* the managed threads' run time since the start
+			    * (schedstat, at scans), ps_live_summary() */
 	pid_t self;
 	int journal_fd;          /* O_APPEND, one write per record; -1: none */
 	int journal_dirty, journal_err;

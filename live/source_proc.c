@@ -556,7 +556,8 @@ static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
 			const struct proc_ent *par;
 			int root = l ? pe[i].pid == child : pe[i].inst > 0;
 
-			if (mark[i])
+			/* never ourselves (run --pid of a shell we run under) */
+			if (mark[i] || (l && pe[i].pid == l->self))
 				continue;
 			key.pid = pe[i].ppid;
 			par = root ? NULL : bsearch(&key, pe, (size_t)n, sizeof(key), cmp_proc);
@@ -855,6 +856,9 @@ static int proc_scan(struct ps_live *l, double dt)
 			l->threads_seen++;
 			if (counts)
 				l->run_cpus += (double)t->run_ns / 1e9 / (age > dt ? age : dt);
+			/* born since the last scan: all its run is within ours */
+			if (counts && l->scans)
+				l->tree_run_s += (double)t->run_ns / 1e9;
 			continue;
 		}
 		t->place = l->thr[j].place;
@@ -888,6 +892,7 @@ static int proc_scan(struct ps_live *l, double dt)
 			if (counts) {
 				l->run_cpus += (double)t->dr / (w * 1e9);
 				l->wait_cpus += (double)t->dw / (w * 1e9);
+				l->tree_run_s += (double)t->dr / 1e9;
 			}
 			continue;
 		}
@@ -897,6 +902,7 @@ static int proc_scan(struct ps_live *l, double dt)
 		if (counts) {
 			l->run_cpus += (double)t->dr / (dt * 1e9);
 			l->wait_cpus += (double)t->dw / (dt * 1e9);
+			l->tree_run_s += (double)t->dr / 1e9;
 		}
 	}
 	l->sat = set_saturation(l);

@@ -147,6 +147,10 @@ void ps_live_write_state(struct ps_live *l)
 	fprintf(f, "}");
 	/* what the daemon looks at: its filters, and whose processes (an
 	 * ordinary user's instance: that user's alone) */
+	/* run: the process it manages with its descendants (its command, or
+	 * the one it was attached to with --pid) */
+	fprintf(f, ",\"child\":%d,\"attached\":%s", (int)l->child,
+		l->cfg.attached ? "true" : "false");
 	fprintf(f, ",\"euid\":%u,\"filters\":{", (unsigned)geteuid());
 	put_json_list(f, "include_comm", l->cfg.include_comm);
 	fputc(',', f);

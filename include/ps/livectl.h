@@ -51,6 +51,7 @@ struct ps_live_cfg {
 	int dry_run;             /* decide and log, change nothing */
 	int verbose;             /* log every interval, not only changes */
 	int whole_system;        /* daemon: every eligible thread */
+	int attached;            /* run --pid: a process of someone's, not our child */
 	const char *const *include_comm; /* NULL-terminated; NULL: all */
 	const char *const *exclude_comm;
 	const char *const *include_cgroup; /* cgroups (and below); NULL: all */
@@ -97,6 +98,9 @@ struct ps_live_summary {
 	int intervals;
 	int threads_seen;
 	double machine_busy_s;   /* busy CPU-seconds of the whole machine (/proc/stat) */
+	double managed_cpu_s;    /* CPU-seconds of the managed threads since the start,
+				  * from their schedstat at the scans (a thread's last
+				  * stretch before it ends is missed) */
 	const char *backend;
 	char policy_why[200];
 };
@@ -115,6 +119,10 @@ struct ps_live_summary {
  */
 int ps_live_restore_dir(const char *state_dir, void (*log)(void *, const char *), void *arg,
 			int *journals, int *threads);
+
+/** ps_live_scan_next() - make the next step read the load, quiet or not
+ * (run --pid's last step: the tree's CPU time up to its end) */
+void ps_live_scan_next(struct ps_live *l);
 
 /** ps_live_summary() - figures so far */
 void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s);

@@ -1,0 +1,104 @@
+#!/bin/sh
+# run --pid: attach to a process that is running (issue 24 item 14). Its
+# busy descendant is confined while run is attached and put back when run
+# detaches (SIGTERM), the process going on; a mask the user gave a thread
+# before is never touched; run ends by itself when the process ends; status
+# names the process; and every bad --pid is one line, exit 2, before
+# anything is changed. Root or not; needs 2 CPUs.
+# usage: attach.sh PATH/TO/powersched
+set -u
+PS=$1
+. "$(dirname "$0")/lib.sh"
+online=$(cat /sys/devices/system/cpu/online)
+if [ "$(nproc)" -lt 2 ]; then
+	echo "attach: one CPU, nothing to confine: skipped"
+	exit 0
+fi
+last=$(($(nproc) - 1))
+SD=$tmp/sd
+mkdir -m 700 "$SD"
+mask() { awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# the process: a shell with a busy loop and a sleep the user pinned to the
+# last CPU before anyone attached; its pids in files
+cat >"$tmp/tree.sh" <<EOF
+while :; do :; done &
+echo \$! >"$tmp/spin.pid"
+taskset -c $last sleep 300 &
+echo \$! >"$tmp/pinned.pid"
+wait
+EOF
+sh "$tmp/tree.sh" &
+tree=$!
+wait_until 10 test -s "$tmp/pinned.pid"
+spin=$(cat "$tmp/spin.pid")
+pinned=$(cat "$tmp/pinned.pid")
+[ "$(mask "$spin")" = "$online" ] && [ "$(mask "$pinned")" = "$last" ] && ok ||
+	bad "before: spin $(mask "$spin"), pinned $(mask "$pinned")"
+
+# --- attached: the loop is confined (one busy thread under power: one CPU)
+"$PS" run -p power -i 100ms --state-dir "$SD" --pid "$tree" 2>"$tmp/run1.err" &
+rp=$!
+narrowed() { m=$(mask "$spin"); [ -n "$m" ] && [ "$m" != "$online" ]; }
+if wait_until 20 narrowed; then ok; else bad "attached: the loop's mask stayed $(mask "$spin")"; show_log run "$tmp/run1.err"; fi
+during=$(mask "$spin")
+"$PS" status --state-dir "$SD" >"$tmp/st" 2>&1
+grep -q "^ *Manages: pid $tree (sh $tmp/tree.sh), attached to with --pid, and its descendants: [0-9]* threads$" "$tmp/st" && ok ||
+	bad "status of an attached run: $(cat "$tmp/st")"
+[ "$(mask "$pinned")" = "$last" ] && ok || bad "the user's pinned sleep: $(mask "$pinned") during the run, not $last"
+# --- detached by SIGTERM: exit 0, the loop back on every CPU, the process on
+kill -TERM "$rp"
+wait "$rp"
+rc=$?
+[ $rc = 0 ] && [ "$(mask "$spin")" = "$online" ] && kill -0 "$tree" 2>/dev/null && ok ||
+	bad "after SIGTERM: exit $rc, the loop on $(mask "$spin"), the process $(kill -0 "$tree" 2>/dev/null && echo alive || echo gone)"
+[ "$(mask "$pinned")" = "$last" ] && ok || bad "the user's pinned sleep: $(mask "$pinned") after the run, not $last"
+grep -q "the process attached to and its descendants (from their schedstat): CPU [0-9.]* s" "$tmp/run1.err" &&
+	[ -z "$(ls "$SD")" ] && ok || bad "summary or state left: $(tail -n 2 "$tmp/run1.err"); $(ls "$SD")"
+echo "attach: the loop on $during while attached, $(mask "$spin") after; the pinned sleep on $(mask "$pinned")"
+
+# --- the process ends while attached: run ends by itself, exit 0
+"$PS" run -p power -i 100ms -q --state-dir "$SD" --pid "$tree" 2>"$tmp/run2.err" &
+rp=$!
+wait_until 20 narrowed
+kill "$spin" "$pinned" "$tree" 2>/dev/null
+gone() { ! kill -0 "$rp" 2>/dev/null; }
+if wait_until 20 gone; then
+	wait "$rp"
+	rc=$?
+	[ $rc = 0 ] && ok || bad "run after the process ended: exit $rc: $(cat "$tmp/run2.err")"
+else
+	bad "run still attached 20 s after the process ended"
+	kill "$rp"
+fi
+
+# --- bad --pid: one line, exit 2, nothing started
+sleep 300 &
+other=$!
+expect_err "--pid 'abc' is not a process ID" run --pid abc
+expect_err "--pid 1: never PID 1" run --pid 1
+expect_err "--pid 2: a kernel thread" run --pid 2
+expect_err "--pid 4194303: no such process" run --pid 4194303
+expect_err "--pid $other and a command 'true': one or the other" run --pid "$other" -- true
+expect_err "--pid works with the affinity backend only, not 'cgroup'" run -b cgroup --pid "$other"
+expect_err "no command given" run -p power
+# a running daemon manages every process: run will not fight it
+"$PS" daemon -n -q -i 100ms --state-dir "$SD" -c /dev/null 2>/dev/null &
+dp=$!
+wait_until 20 sh -c "ls '$SD' | grep -q '^state\.$dp\.json$'"
+expect_err "the daemon (pid $dp) manages every process" run --state-dir "$SD" --pid "$other"
+kill "$dp"
+wait "$dp"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$PS" run --state-dir /nonexistent --pid "$other" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+		grep -q -- "--pid $other: another user's process" "$tmp/err" && ok ||
+		bad "a user's --pid of root's process: exit $rc: $(cat "$tmp/err")"
+fi
+[ "$(mask "$other")" = "$online" ] && ok || bad "a refused --pid changed a mask: $(mask "$other")"
+kill "$other"
+
+echo "attach: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
