@@ -50,6 +50,13 @@ for c in plan sim status calibrate; do
 	expect_fail 2 "$p" "unknown option '-Z'" $c -Zh
 	expect_fail 2 "$p" "option '--help' takes no value, got '--help=yes'" $c --help=yes
 done
+# the daemon takes what its --help lists, not run's options (they were
+# taken and ignored: daemon --plot x.png drew nothing and said nothing)
+for o in "--plot x.png" "--pid 1" "-b scx" "--backend=cgroup"; do
+	expect_fail 2 "powersched: daemon: " "unknown option '${o%%[ =]*}'" daemon $o
+done
+expect_fail 2 "powersched: run: " "unknown option '--config'" run --config x -- true
+expect_fail 2 "powersched: list: " "unknown option '--json'" list --json
 expect_fail 2 "powersched: plan: " "option '--load' needs a value" plan --load
 expect_fail 2 "powersched: plan: " "option '-l' needs a value" plan -t "$T" -l
 expect_fail 2 "powersched: plan: " "option '--topology' needs a value" plan -l 1x1 --topo
