@@ -106,6 +106,10 @@ struct ps_plot_run {
 	const double *power_w;     /* bins */
 	const double *oracle_w;    /* bins, or NULL */
 	double mean_w, oracle_mean_w;
+	/* run: CPUs busy per bin, the command's (its threads) and the whole
+	 * machine's, drawn in a chart of their own below power; or NULL */
+	const double *cmd_cpus, *machine_cpus;
+	int nr_cpus; /* that chart's scale */
 };
 
 /* One panel per run on one time axis, power overlaid; .png or .svg by the

@@ -442,6 +442,53 @@ static void power_chart(cairo_t *cr, const struct ps_plot_run *runs, int n, doub
 	}
 }
 
+/* run: the CPUs the command kept busy and the CPUs the whole machine did,
+ * per interval, on one scale (0 to the machine's CPUs) */
+static void cpus_chart(cairo_t *cr, const struct ps_plot_run *r, double y, double dur)
+{
+	double pw = W - LEFT - RIGHT, top = r->nr_cpus > 0 ? r->nr_cpus : 1, step, s, cm = 0, mm = 0;
+	static const double grey[3] = { 0.55, 0.55, 0.55 };
+	const double *v[2] = { r->machine_cpus, r->cmd_cpus };
+	const double *rgb[2] = { grey, line_rgb[0] };
+	char buf[160];
+	int b, k;
+
+	for (b = 0; b < r->bins; b++) {
+		cm += r->cmd_cpus[b] / r->bins;
+		mm += r->machine_cpus[b] / r->bins;
+	}
+	step = nice_step(top, 4);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	snprintf(buf, sizeof(buf), "CPUs busy: the command (blue, mean %.2f) and the whole "
+		 "machine (grey, mean %.2f)", cm, mm);
+	text(cr, LEFT, y - 6, buf, 12, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	for (s = 0; s <= top * (1 + 1e-9); s += step) {
+		double yy = y + POW_H * (1 - s / top);
+
+		cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.25);
+		cairo_set_line_width(cr, 0.6);
+		cairo_move_to(cr, LEFT, yy);
+		cairo_line_to(cr, LEFT + pw, yy);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		fmt_num(buf, sizeof(buf), s, step);
+		text(cr, LEFT - 6, yy + 4, buf, 10, 1);
+	}
+	time_axis(cr, y, y + POW_H, dur, 1);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, LEFT, y, pw, POW_H);
+	cairo_stroke(cr);
+	for (k = 0; k < 2; k++) {
+		cairo_set_source_rgb(cr, rgb[k][0], rgb[k][1], rgb[k][2]);
+		cairo_set_line_width(cr, k ? 1.8 : 2.6);
+		power_line(cr, v[k], r->bins, LEFT, pw * r->dur_s / dur, y, top);
+		cairo_stroke(cr);
+	}
+}
+
 static void legend(cairo_t *cr, const struct ps_plot_run *runs, int n, double y)
 {
 	double x = LEFT, r, g, b;
@@ -532,7 +579,9 @@ int ps_plot_runs(const char *path, const struct ps_topo *t, const struct ps_plot
 		 int n, const char *title)
 {
 	double panel_h = PANEL_HEAD + rows_h(t), dur = 0;
-	double h = TITLE_H + n * (panel_h + PANEL_GAP) + 24 + POW_H + AXIS_H + LEGEND_H + BOTTOM;
+	int cpus = n == 1 && runs[0].cmd_cpus && runs[0].machine_cpus;
+	double h = TITLE_H + n * (panel_h + PANEL_GAP) + 24 + POW_H + AXIS_H + LEGEND_H + BOTTOM +
+		   (cpus ? 24 + POW_H + AXIS_H : 0);
 	size_t l = strlen(path);
 	struct ps_outfile out;
 	cairo_surface_t *sf;
@@ -573,6 +622,10 @@ int ps_plot_runs(const char *path, const struct ps_topo *t, const struct ps_plot
 		y = panel(cr, t, &runs[k], k, y, dur) + PANEL_GAP;
 	y += 24;
 	power_chart(cr, runs, n, y, dur);
+	if (cpus) {
+		y += POW_H + AXIS_H + 24;
+		cpus_chart(cr, &runs[0], y, dur);
+	}
 	legend(cr, runs, n, y + POW_H + AXIS_H + 6);
 	cairo_destroy(cr);
 	if (l > 4 && !strcmp(path + l - 4, ".png"))

@@ -570,6 +570,11 @@ static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
 struct recording {
 	int nr_pus, n, cap, stopped;
 	double *busy, *allowed, *power_w, t0, t_last, e_last, w_last;
+	/* the command's CPUs per interval: its threads' run time, read at
+	 * scans, spread over the intervals since the scan before (a quiet
+	 * interval reads nothing); the machine's, from the PUs' busy */
+	double *cmd, *machine, cpu_last, *t;
+	int scans_last, k_last;
 };
 
 static void record(struct recording *rec, struct ps_live *l, double t)
@@ -598,11 +603,19 @@ static void record(struct recording *rec, struct ps_live *l, double t)
 		if (a)
 			rec->allowed = a;
 		p = a ? realloc(rec->power_w, sizeof(double) * (size_t)cap) : NULL;
+		if (p)
+			rec->power_w = p;
+		for (int k = 0; p && k < 3; k++) {
+			double **arr = k == 0 ? &rec->cmd : k == 1 ? &rec->machine : &rec->t;
+
+			p = realloc(*arr, sizeof(double) * (size_t)cap);
+			if (p)
+				*arr = p;
+		}
 		if (!p) {
 			rec->stopped = 1;
 			return;
 		}
-		rec->power_w = p;
 		rec->cap = cap;
 	}
 	ps_live_summary(l, &sum);
@@ -616,6 +629,24 @@ static void record(struct recording *rec, struct ps_live *l, double t)
 	rec->e_last = sum.energy_j;
 	rec->w_last = sum.wall_s;
 	rec->t_last = t;
+	rec->t[rec->n] = t;
+	rec->machine[rec->n] = 0;
+	for (int i = 0; i < rec->nr_pus; i++)
+		rec->machine[rec->n] += rec->busy[(size_t)rec->n * rec->nr_pus + i];
+	rec->cmd[rec->n] = 0;
+	if (!rec->n) {
+		rec->cpu_last = sum.managed_cpu_s;
+		rec->scans_last = sum.scans;
+	} else if (sum.scans != rec->scans_last) {
+		double span = t - rec->t[rec->k_last],
+		       c = span > 0 ? (sum.managed_cpu_s - rec->cpu_last) / span : 0;
+
+		for (int k = rec->k_last + 1; k <= rec->n; k++)
+			rec->cmd[k] = c > 0 ? c : 0;
+		rec->cpu_last = sum.managed_cpu_s;
+		rec->scans_last = sum.scans;
+		rec->k_last = rec->n;
+	}
 	rec->n++;
 }
 
@@ -643,6 +674,9 @@ static int plot_recording(const char *path, struct ps_live *l, const struct reco
 	pr.allowed = rec->allowed + rec->nr_pus;
 	pr.power_w = rec->power_w + 1;
 	pr.mean_w = pr.dur_s > 0 ? sum->energy_j / sum->wall_s : 0;
+	pr.cmd_cpus = rec->cmd + 1;
+	pr.machine_cpus = rec->machine + 1;
+	pr.nr_cpus = tp->nr_pus;
 	snprintf(title, sizeof(title), "powersched run: %.120s, on %.100s, backend %s", cmd,
 		 tp->desc, sum->backend);
 	r = ps_plot_runs(path, tp, &pr, 1, title);
@@ -927,7 +961,7 @@ attached:
 	if (held && !ps_ppd_release(hold_bus, hold_cookie))
 		log_line(&o.quiet, "power-profiles-daemon: performance hold released");
 	ps_ppd_close(hold_bus);
-	if (target)
+	if (target || o.plot)
 		ps_live_scan_next(l); /* the tree's CPU time is read at scans */
 	ps_live_step(l, now_s()); /* the last stretch, for the figures */
 	if (o.plot)
@@ -938,6 +972,9 @@ attached:
 	free(rec.busy);
 	free(rec.allowed);
 	free(rec.power_w);
+	free(rec.cmd);
+	free(rec.machine);
+	free(rec.t);
 	ps_live_close(l);
 	{
 		/* labelled: what the command used, and what the machine did (its

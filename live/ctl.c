@@ -626,6 +626,7 @@ void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 	s->energy_j = l->energy_j;
 	s->energy_measured = l->have_rapl;
 	s->intervals = l->intervals;
+	s->scans = l->scans;
 	s->mean_packages = l->intervals > 1 ? l->pkg_sum / (l->intervals - 1) : 0;
 	s->mean_cores = l->intervals > 1 ? l->core_sum / (l->intervals - 1) : 0;
 	s->mask_changes = l->mask_changes;

@@ -96,6 +96,7 @@ struct ps_live_summary {
 	double mean_cores;
 	int mask_changes;
 	int intervals;
+	int scans;               /* intervals that read the load */
 	int threads_seen;
 	double machine_busy_s;   /* busy CPU-seconds of the whole machine (/proc/stat) */
 	double managed_cpu_s;    /* CPU-seconds of the managed threads since the start,

@@ -65,6 +65,34 @@ sig=$(od -An -tx1 -N8 "$tmp/run.png" 2>/dev/null | tr -d ' \n')
 w=$(od -An -tu1 -j16 -N4 "$tmp/run.png" 2>/dev/null | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 [ "$sig" = 89504e470d0a1a0a ] && [ "$w" = 1200 ] && ok || bad "run --plot: signature $sig, width $w; $(cat "$tmp/e")"
 expect_err "plot '$tmp/x.jpg'" run --plot "$tmp/x.jpg" -- true
+# the command's CPUs apart from the machine's (issue 24 item 2): a chart of
+# its own below power, the command's line (blue) read back from the SVG
+# agrees with the summary's CPUs on average, and the machine's (grey) is
+# at least the command's
+"$PS" run -q --state-dir "$tmp/sd" -p power -i 100ms --plot "$tmp/run.svg" -- \
+	sh -c 'timeout 2 sh -c "while :; do :; done"' 2>"$tmp/e"
+python3 - "$tmp/run.svg" "$(nproc)" "$tmp/e" <<'PY' && ok || bad "run --plot: the CPUs chart: $(cat "$tmp/e")"
+import re, sys
+svg, ncpu = open(sys.argv[1]).read(), int(sys.argv[2])
+summ = re.search(r"the command: CPU ([0-9.]+) s \(([0-9.]+) CPUs on average", open(sys.argv[3]).read())
+paths = re.findall(r'style="([^"]*)" d="([^"]*)"', svg)
+# the frames (grey rectangles across the plot): the last one is the CPUs chart
+frames = [tuple(map(float, m.groups())) for st, d in paths if "stroke:rgb(30%,30%,30%)" in st
+          for m in [re.match(r"M 118 ([0-9.]+) L \S+ \S+ L \S+ ([0-9.]+) ", d)] if m]
+top, bottom = frames[-1]
+def level(colour, width):
+    ys = [float(y) for st, d in paths if "stroke:rgb(%s)" % colour in st and "stroke-width:%s;" % width in st
+          for y in re.findall(r"[ML] [0-9.]+ ([0-9.]+)", d)]
+    ys = [y for y in ys if top - 1 <= y <= bottom + 1]
+    assert ys, (colour, width)
+    return sum(ncpu * (bottom - y) / (bottom - top) for y in ys) / len(ys)
+cmd, machine = level("0%,45%,70%", "1.8"), level("55%,55%,55%", "2.6")
+assert summ, "no summary"
+want = float(summ.group(2))
+print("run --plot: the command's line at %.2f CPUs on average, the summary %.2f, the machine %.2f" % (cmd, want, machine))
+assert abs(cmd - want) <= 0.35, (cmd, want)
+assert machine >= cmd - 0.05, (machine, cmd)
+PY
 
 # --- issue 23 item 7: files written as root never follow a planted link.
 # Another user's links in a directory anyone may write (/tmp): at the
