@@ -382,12 +382,43 @@ static double panel(cairo_t *cr, const struct ps_topo *t, const struct ps_plot_r
 	return y;
 }
 
+/* A chart's frame at y: its title, horizontal lines every step up to top
+ * with their values (and unit), the time axis and the box */
+static void chart_frame(cairo_t *cr, double y, double dur, const char *title, double top,
+			double step, const char *unit)
+{
+	double pw = W - LEFT - RIGHT, s;
+	char buf[64];
+
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	text(cr, LEFT, y - 6, title, 12, 0);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	for (s = 0; s <= top * (1 + 1e-9); s += step) {
+		double yy = y + POW_H * (1 - s / top);
+
+		cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.25);
+		cairo_set_line_width(cr, 0.6);
+		cairo_move_to(cr, LEFT, yy);
+		cairo_line_to(cr, LEFT + pw, yy);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		fmt_num(buf, sizeof(buf), s, step);
+		strncat(buf, unit, sizeof(buf) - strlen(buf) - 1);
+		text(cr, LEFT - 6, yy + 4, buf, 10, 1);
+	}
+	time_axis(cr, y, y + POW_H, dur, 1);
+	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, LEFT, y, pw, POW_H);
+	cairo_stroke(cr);
+}
+
 static void power_chart(cairo_t *cr, const struct ps_plot_run *runs, int n, double y,
 			double dur)
 {
-	double pw = W - LEFT - RIGHT, maxw = 0, step, s;
+	double pw = W - LEFT - RIGHT, maxw = 0, step;
 	int k, b;
-	char buf[64];
 
 	for (k = 0; k < n; k++)
 		for (b = 0; b < runs[k].bins; b++) {
@@ -400,28 +431,8 @@ static void power_chart(cairo_t *cr, const struct ps_plot_run *runs, int n, doub
 		maxw = 1;
 	step = nice_step(maxw * 1.05, 5);
 	maxw = ceil(maxw * 1.05 / step) * step;
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
-	text(cr, LEFT, y - 6, n > 1 ? "power, every run on the same axes" : "power", 12, 0);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	for (s = 0; s <= maxw * (1 + 1e-9); s += step) {
-		double yy = y + POW_H * (1 - s / maxw);
-
-		cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.25);
-		cairo_set_line_width(cr, 0.6);
-		cairo_move_to(cr, LEFT, yy);
-		cairo_line_to(cr, LEFT + pw, yy);
-		cairo_stroke(cr);
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		fmt_num(buf, sizeof(buf), s, step);
-		strncat(buf, " W", sizeof(buf) - strlen(buf) - 1);
-		text(cr, LEFT - 6, yy + 4, buf, 10, 1);
-	}
-	time_axis(cr, y, y + POW_H, dur, 1);
-	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-	cairo_set_line_width(cr, 1);
-	cairo_rectangle(cr, LEFT, y, pw, POW_H);
-	cairo_stroke(cr);
+	chart_frame(cr, y, dur, n > 1 ? "power, every run on the same axes" : "power", maxw, step,
+		    " W");
 	for (k = 0; k < n; k++) {
 		const struct ps_plot_run *r = &runs[k];
 		int pass;
@@ -446,7 +457,7 @@ static void power_chart(cairo_t *cr, const struct ps_plot_run *runs, int n, doub
  * per interval, on one scale (0 to the machine's CPUs) */
 static void cpus_chart(cairo_t *cr, const struct ps_plot_run *r, double y, double dur)
 {
-	double pw = W - LEFT - RIGHT, top = r->nr_cpus > 0 ? r->nr_cpus : 1, step, s, cm = 0, mm = 0;
+	double pw = W - LEFT - RIGHT, top = r->nr_cpus > 0 ? r->nr_cpus : 1, step, cm = 0, mm = 0;
 	static const double grey[3] = { 0.55, 0.55, 0.55 };
 	const double *v[2] = { r->machine_cpus, r->cmd_cpus };
 	const double *rgb[2] = { grey, line_rgb[0] };
@@ -458,29 +469,9 @@ static void cpus_chart(cairo_t *cr, const struct ps_plot_run *r, double y, doubl
 		mm += r->machine_cpus[b] / r->bins;
 	}
 	step = nice_step(top, 4);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
 	snprintf(buf, sizeof(buf), "CPUs busy: the command (blue, mean %.2f) and the whole "
 		 "machine (grey, mean %.2f)", cm, mm);
-	text(cr, LEFT, y - 6, buf, 12, 0);
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	for (s = 0; s <= top * (1 + 1e-9); s += step) {
-		double yy = y + POW_H * (1 - s / top);
-
-		cairo_set_source_rgba(cr, 0.2, 0.2, 0.2, 0.25);
-		cairo_set_line_width(cr, 0.6);
-		cairo_move_to(cr, LEFT, yy);
-		cairo_line_to(cr, LEFT + pw, yy);
-		cairo_stroke(cr);
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		fmt_num(buf, sizeof(buf), s, step);
-		text(cr, LEFT - 6, yy + 4, buf, 10, 1);
-	}
-	time_axis(cr, y, y + POW_H, dur, 1);
-	cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-	cairo_set_line_width(cr, 1);
-	cairo_rectangle(cr, LEFT, y, pw, POW_H);
-	cairo_stroke(cr);
+	chart_frame(cr, y, dur, buf, top, step, "");
 	for (k = 0; k < 2; k++) {
 		cairo_set_source_rgb(cr, rgb[k][0], rgb[k][1], rgb[k][2]);
 		cairo_set_line_width(cr, k ? 1.8 : 2.6);
