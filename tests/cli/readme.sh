@@ -45,6 +45,30 @@ want("(%s W against %s W, throughput %s%%)" % (power, perf, tp))
 assert not missing, "the README does not say: %s" % missing
 PY
 
+# --- the README's list of plan --json's fields names every field plan writes
+"$PS" plan -t "$S" -l 4x0.5,1x1 -p auto --json >"$tmp/j1" &&
+	"$PS" plan -t "$S" -l 40x0.9 --json >"$tmp/j3" && ok || bad "plan --json"
+python3 - "$top/README.md" "$tmp/j1" "$tmp/j3" <<'PY' && ok || bad "README plan --json fields"
+import json, re, sys
+keys = set()
+def plan(o):
+    keys.update(o)
+    keys.update(o["cpus"][0])
+    keys.update(o["vs_performance"])
+    for lv in o["active"].values():
+        keys.update(lv)
+plan(json.load(open(sys.argv[2])))
+three = json.load(open(sys.argv[3]))
+keys.update(three)
+for p in three["plans"]:
+    plan(p)
+text = " ".join(open(sys.argv[1]).read().split())
+para = re.search(r"`--json` gives the same data:(.*?)\. Without `--model`", text).group(1)
+named = set(re.findall(r"`([a-z_]+)`", para))
+missing = sorted(keys - named)
+assert not missing, "not in the README's plan --json list: %s" % missing
+PY
+
 # --- the README's status samples are in status's current format: every
 # line of each sample block matches one of cli/status.c's LINE() formats
 # for its label (printf conversions as patterns), so a format that changed
