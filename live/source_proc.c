@@ -570,6 +570,41 @@ static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
 	} while (changed);
 }
 
+/*
+ * run's tree, from parents cached over up to 16 scans: a process joining
+ * the tree by a cached parent is looked at again first (issue 23 item 9).
+ * Its parent may have died since (it was reparented) and the parent's PID
+ * been reused by a process of the tree, or the PID itself be another
+ * process's now: the tree is marked again with what /proc says now.
+ */
+static void mark_tree_checked(struct ps_live *l, struct proc_ent *pe, int n, unsigned char *mark)
+{
+	char path[512], buf[1024];
+	int i, again;
+
+	do {
+		again = 0;
+		memset(mark, 0, (size_t)n + 1);
+		mark_tree(pe, n, mark, l, l->child);
+		for (i = 0; i < n; i++) {
+			struct ps_live_stat st;
+
+			if (!mark[i] || pe[i].marked || pe[i].young)
+				continue;
+			pe[i].young = 1; /* read now: once */
+			ps_live_path(l, path, sizeof(path), "/proc/%d/stat", (int)pe[i].pid);
+			if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st)) {
+				pe[i].ppid = 0; /* gone: in no tree */
+				again = 1;
+			} else if (st.ppid != pe[i].ppid || (pe[i].start && st.starttime != pe[i].start)) {
+				pe[i].ppid = st.ppid;
+				pe[i].start = st.starttime;
+				again = 1;
+			}
+		}
+	} while (again);
+}
+
 /* Is @pid a `powersched run` (its name, and "run" its first argument)? */
 static int is_run_instance(const struct ps_live *l, pid_t pid)
 {
@@ -636,7 +671,10 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		if (pid <= 0)
 			continue;
 		key.pid = (pid_t)pid;
-		if (l->nprocs && (pid + l->scans) % 16 && !l->full_scan && !execed(l, (pid_t)pid))
+		/* cached, unless due, exec'd, or born of ours (the proc
+		 * connector: a PID may have been reused since) */
+		if (l->nprocs && (pid + l->scans) % 16 && !l->full_scan && !execed(l, (pid_t)pid) &&
+		    !ps_live_heir(l, (pid_t)pid))
 			old = bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc);
 		/* a cached process we manage, or a run whose tree we leave,
 		 * must still be the same one (a reused PID is another's): its
@@ -726,7 +764,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			mark[i] = pe[i].pid != l->self && !pe[i].excluded && !mark[i];
 		}
 	} else {
-		mark_tree(pe, n, mark, l, l->child);
+		mark_tree_checked(l, pe, n, mark);
 	}
 	for (i = 0; i < n && !r; i++) {
 		pe[i].marked = mark[i];

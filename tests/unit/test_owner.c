@@ -741,10 +741,87 @@ static void test_ownership_property(void **state)
 	assert_true(n.c.taken > 0 && n.c.let > 0 && n.back > 0 && n.mid > 0 && n.moves > 0);
 }
 
+/* ---- run's tree from cached parents (issue 23 item 9) ---- */
+
+static void put_stat(const char *root, int pid, int ppid, unsigned long long start)
+{
+	char rel[64], line[512];
+
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	snprintf(line, sizeof(line),
+		 "%d (p%d) S %d %d %d 0 -1 4194304 0 0 0 0 1 1 0 0 20 0 1 0 %llu 1000 10 "
+		 "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n",
+		 pid, pid, ppid, pid, pid, start);
+	write_file(root, rel, line);
+}
+
+static pid_t tree_seen[16];
+static int tree_n;
+
+static int tree_each(struct ps_live *l, pid_t pid)
+{
+	(void)l;
+	if (tree_n < 16)
+		tree_seen[tree_n++] = pid;
+	return 0;
+}
+
+static int in_tree(pid_t pid)
+{
+	for (int i = 0; i < tree_n; i++)
+		if (tree_seen[i] == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * An unrelated process (33) whose parent (41) dies: it is reparented to
+ * PID 1, and 41 is reused by a process of run's tree (a grandchild). The
+ * scan after that reads 41 afresh (born of ours, the connector says) but
+ * took 33's parent from its cache, which still says 41: run took the orphan
+ * into its tree and would confine it. A process joining the tree by a
+ * cached parent is read again.
+ */
+static void test_tree_cached_parent(void **state)
+{
+	char *root = make_tmpdir();
+	struct ps_live *l = calloc(1, sizeof(*l));
+
+	(void)state;
+	assert_non_null(l);
+	l->cfg.root = root;
+	l->self = 5;
+	l->child = 10;
+	put_stat(root, 10, 5, 1000);  /* run's command */
+	put_stat(root, 20, 10, 1100); /* its child */
+	put_stat(root, 33, 41, 900);  /* another's */
+	put_stat(root, 41, 1, 800);   /* and its parent */
+	tree_n = 0;
+	assert_int_equal(ps_live_members_tree(l, tree_each), 0);
+	assert_int_equal(tree_n, 2);
+	assert_true(in_tree(10) && in_tree(20));
+	l->scans = 1; /* 33 and 41 due for a fresh look at scans 15 and 7: cached now */
+	/* 41 exits, 33 goes to PID 1, a grandchild of run's takes PID 41
+	 * (the proc connector reports its birth from 20) */
+	put_stat(root, 33, 1, 900);
+	put_stat(root, 41, 20, 1200);
+	ps_live_heir_add(l, 41);
+	tree_n = 0;
+	assert_int_equal(ps_live_members_tree(l, tree_each), 0);
+	assert_true(in_tree(10) && in_tree(20) && in_tree(41));
+	assert_false(in_tree(33));
+	assert_int_equal(tree_n, 3);
+	free(l->procs);
+	free(l);
+	remove_tree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ownership_property),
+		cmocka_unit_test(test_tree_cached_parent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
