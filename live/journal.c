@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -482,6 +483,21 @@ static int restore_parked(const char *root, const struct ps_journal_rec *rec,
 	return 1;
 }
 
+/* OR the CPUs online now under @root into @bits (nothing when it cannot be
+ * read: the recorded list alone) */
+static void online_now(const char *root, unsigned char *bits, int nbits)
+{
+	char file[PATH_MAX], buf[4096];
+	unsigned char *on = malloc((size_t)nbits);
+
+	snprintf(file, sizeof(file), "%s/sys/devices/system/cpu/online", root);
+	if (on && ps_live_read_file(file, buf, sizeof(buf)) > 0 &&
+	    !ps_cpulist_parse(buf, on, nbits))
+		for (int i = 0; i < nbits; i++)
+			bits[i] |= on[i];
+	free(on);
+}
+
 int ps_live_restore_journal(const char *root, const char *path,
 			    void (*log)(void *arg, const char *msg), void *arg,
 			    int *restored)
@@ -592,6 +608,10 @@ int ps_live_restore_journal(const char *root, const char *path,
 				if (ps_live_get_mask((pid_t)recp->id, cur, nbits) ||
 				    ps_cpulist_format(cur, nbits, now, PS_JOURNAL_FIELD))
 					continue;
+				/* a record's mask is the machine's (the online CPUs
+				 * when it was written): the machine's now, with the
+				 * CPUs brought online since (issue 23 item 9) */
+				online_now(root, bits, nbits);
 				/* done after the last set: that set alone (every
 				 * thread of ours had it); else the one before too */
 				for (i = done ? napplied - 1 : 0;

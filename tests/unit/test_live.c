@@ -290,6 +290,41 @@ static void test_restore_real_thread(void **state)
 	free(dir);
 }
 
+/* A record's mask is the machine's: restored as the CPUs online now, not
+ * the list online when it was written (a CPU brought online since was
+ * never given back; issue 23 item 9). The journal says CPU 0 alone was
+ * online then; the thread must come back on every online CPU. */
+static void test_i23_restore_online_now(void **state)
+{
+	char *dir = make_tmpdir(), path[4096], text[512];
+	pid_t tid = gettid();
+	cpu_set_t all, one, now;
+	int restored = -1, c;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2) {
+		free(dir);
+		skip();
+		return;
+	}
+	for (c = 0; !CPU_ISSET(c, &all); c++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(c, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	snprintf(text, sizeof(text), "owner 1 1\napplied %d\ntask %d %llu %d\n", c, (int)tid,
+		 own_starttime(tid), c);
+	write_file(dir, "journal.1", text);
+	snprintf(path, sizeof(path), "%s/journal.1", dir);
+	assert_int_equal(ps_live_restore_journal("/", path, NULL, NULL, &restored), 0);
+	assert_int_equal(restored, 1);
+	assert_int_equal(sched_getaffinity(0, sizeof(now), &now), 0);
+	assert_true(CPU_EQUAL(&now, &all));
+	remove_tree(dir);
+	free(dir);
+}
+
 /* The kernel's hex cpumasks (the workqueue mask, default_smp_affinity):
  * 32-bit words, most significant first. */
 static void test_cpumask_hex(void **state)
@@ -975,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_f9_proc_mount),
 		cmocka_unit_test(test_f10_config_strict),
 		cmocka_unit_test(test_scx_usable),
+		cmocka_unit_test(test_i23_restore_online_now),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
