@@ -109,6 +109,7 @@ struct ps_plot_run {
 	/* run: CPUs busy per bin, the command's (its threads) and the whole
 	 * machine's, drawn in a chart of their own below power; or NULL */
 	const double *cmd_cpus, *machine_cpus;
+	const char *cmd_label; /* "the command" (NULL), "the process attached to" */
 	int nr_cpus; /* that chart's scale */
 };
 

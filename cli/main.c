@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return PS_EXIT_OK;
 		}
-		if (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")) {
+		if (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help") || !strcmp(argv[2], "help")) {
 			puts("Usage:\n powersched help [COMMAND]\n\nThe same text as "
 			     "'powersched COMMAND --help'; without COMMAND, 'powersched --help'.");
 			return PS_EXIT_OK;

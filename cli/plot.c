@@ -469,8 +469,8 @@ static void cpus_chart(cairo_t *cr, const struct ps_plot_run *r, double y, doubl
 		mm += r->machine_cpus[b] / r->bins;
 	}
 	step = nice_step(top, 4);
-	snprintf(buf, sizeof(buf), "CPUs busy: the command (blue, mean %.2f) and the whole "
-		 "machine (grey, mean %.2f)", cm, mm);
+	snprintf(buf, sizeof(buf), "CPUs busy: %s (blue, mean %.2f) and the whole "
+		 "machine (grey, mean %.2f)", r->cmd_label ? r->cmd_label : "the command", cm, mm);
 	chart_frame(cr, y, dur, buf, top, step, "");
 	for (k = 0; k < 2; k++) {
 		cairo_set_source_rgb(cr, rgb[k][0], rgb[k][1], rgb[k][2]);

@@ -85,7 +85,8 @@ static int daemon_applied(struct json_object *o, const unsigned char *mine,
  * any live daemon), or 0. */
 static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned char *tmp)
 {
-	char buf[16384], path[1100];
+	static char buf[1 << 18]; /* a state file, as status reads it */
+	char path[1100];
 	struct dirent **de;
 	long found = 0;
 	int i, n = scandir(dir, &de, NULL, alphasort);
@@ -651,7 +652,7 @@ static void record(struct recording *rec, struct ps_live *l, double t)
 }
 
 static int plot_recording(const char *path, struct ps_live *l, const struct recording *rec,
-			  const struct ps_live_summary *sum, const char *cmd)
+			  const struct ps_live_summary *sum, const char *cmd, int attached)
 {
 	const struct ps_topo *tp = ps_live_topo(l);
 	struct ps_plot_run pr;
@@ -677,6 +678,7 @@ static int plot_recording(const char *path, struct ps_live *l, const struct reco
 	pr.cmd_cpus = rec->cmd + 1;
 	pr.machine_cpus = rec->machine + 1;
 	pr.nr_cpus = tp->nr_pus;
+	pr.cmd_label = attached ? "the process attached to and its descendants" : NULL;
 	snprintf(title, sizeof(title), "powersched run: %.120s, on %.100s, backend %s", cmd,
 		 tp->desc, sum->backend);
 	r = ps_plot_runs(path, tp, &pr, 1, title);
@@ -685,15 +687,18 @@ static int plot_recording(const char *path, struct ps_live *l, const struct reco
 
 /* ---- run --pid: attach to a process that is running ---- */
 
-/* The process to attach to, checked before anything starts: a PID of a
- * process there, not PID 1, not a kernel thread, not ourselves, and (for an
- * ordinary user) the user's own. 0 or PS_EXIT_USAGE (said). */
-static int check_attach(const char *arg, pid_t *out)
+/* The process to attach to, checked before anything starts: a process
+ * (not a thread of one) that is there, held by a pidfd from here on (its
+ * PID cannot be another's by the time we look at it), not PID 1, not a
+ * kernel thread, not ourselves, and (for an ordinary user) the user's own.
+ * 0 with *pidfd, or PS_EXIT_USAGE (said, one line). */
+static int check_attach(const char *arg, pid_t *out, int *pidfd)
 {
 	char path[64], buf[1024], *end;
 	struct ps_live_stat st;
 	struct stat sb;
 	long v;
+	int fd;
 
 	errno = 0;
 	v = strtol(arg, &end, 10);
@@ -701,24 +706,47 @@ static int check_attach(const char *arg, pid_t *out)
 		ps_err("run: --pid '%s' is not a process ID", arg);
 		return PS_EXIT_USAGE;
 	}
+	if (v == 1 || v == getpid()) {
+		ps_err("run: --pid %ld: %s", v, v == 1 ? "never PID 1 (every process inherits "
+		       "what it has)" : "that is this powersched");
+		return PS_EXIT_USAGE;
+	}
+	/* a thread's ID: /proc shows it too (not listed), with its process's
+	 * Tgid */
+	snprintf(path, sizeof(path), "/proc/%ld/status", v);
+	if (ps_cli_read_text(path, buf, sizeof(buf)) > 0 && (end = strstr(buf, "\nTgid:")) &&
+	    strtol(end + 6, NULL, 10) != v) {
+		ps_err("run: --pid %ld: a thread of process %ld, not a process (give its process's)",
+		       v, strtol(end + 6, NULL, 10));
+		return PS_EXIT_USAGE;
+	}
+	fd = (int)syscall(SYS_pidfd_open, (pid_t)v, 0);
+	if (fd < 0) {
+		ps_err("run: --pid %ld: %s", v,
+		       errno == ESRCH || errno == ENOENT ? "no such process" :
+		       errno == ENOSYS ? "this kernel has no pidfd_open (Linux 5.3 or later)" :
+		       strerror(errno));
+		return PS_EXIT_USAGE;
+	}
+	/* read after the pidfd: this is the process it holds, or it is gone */
 	snprintf(path, sizeof(path), "/proc/%ld/stat", v);
 	if (ps_cli_read_text(path, buf, sizeof(buf)) <= 0 || ps_live_parse_stat(buf, &st)) {
 		ps_err("run: --pid %ld: no such process", v);
-		return PS_EXIT_USAGE;
-	}
-	if (v == 1 || (st.flags & 0x00200000) || v == getpid()) {
-		ps_err("run: --pid %ld: %s", v,
-		       v == 1 ? "never PID 1 (every process inherits what it has)" :
-		       v == getpid() ? "that is this powersched" : "a kernel thread");
+		close(fd);
 		return PS_EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "/proc/%ld", v);
-	if (geteuid() && (stat(path, &sb) || sb.st_uid != geteuid())) {
+	if (st.flags & 0x00200000) {
+		ps_err("run: --pid %ld: a kernel thread", v);
+	} else if (geteuid() && (stat(path, &sb) || sb.st_uid != geteuid())) {
 		ps_err("run: --pid %ld: another user's process (only root may attach to it)", v);
-		return PS_EXIT_USAGE;
+	} else {
+		*out = (pid_t)v;
+		*pidfd = fd;
+		return 0;
 	}
-	*out = (pid_t)v;
-	return 0;
+	close(fd);
+	return PS_EXIT_USAGE;
 }
 
 int ps_cmd_run(int argc, char **argv)
@@ -748,9 +776,6 @@ int ps_cmd_run(int argc, char **argv)
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
 	if (o.pid) {
-		r = check_attach(o.pid, &target);
-		if (r)
-			return r;
 		if (optind < argc) {
 			ps_err("run: --pid %s and a command '%s': one or the other", o.pid,
 			       argv[optind]);
@@ -762,6 +787,9 @@ int ps_cmd_run(int argc, char **argv)
 			ps_err("run: --pid works with the affinity backend only, not '%s'", o.backend);
 			return PS_EXIT_USAGE;
 		}
+		r = check_attach(o.pid, &target, &pidfd);
+		if (r)
+			return r;
 		snprintf(what, sizeof(what), "pid %d", (int)target);
 	} else if (optind >= argc) {
 		ps_err("run: no command given (powersched run [options] -- CMD ARGS, or --pid PID)");
@@ -819,18 +847,13 @@ int ps_cmd_run(int argc, char **argv)
 	if (r)
 		return r;
 	if (target) {
-		pidfd = (int)syscall(SYS_pidfd_open, target, 0);
-		if (pidfd < 0) {
-			ps_err("run: --pid %d: %s", (int)target,
-			       errno == ESRCH ? "the process ended" : strerror(errno));
-			ps_live_close(l);
-			return errno == ESRCH ? PS_EXIT_USAGE : PS_EXIT_FAIL;
-		}
 		t0 = now_s();
 		pid = target;
 		ps_live_set_child(l, pid);
-		log_line(&o.quiet, "attached to the running process; SIGINT or SIGTERM detaches, "
-			 "putting its masks back");
+		log_line(&o.quiet, o.dry_run ? "attached to the running process (a dry run: no mask "
+			 "is changed); SIGINT or SIGTERM detaches" :
+			 "attached to the running process; SIGINT or SIGTERM detaches, putting its "
+			 "masks back");
 		goto attached;
 	}
 	r = ps_live_prepare_child(l, procs, sizeof(procs));
@@ -967,7 +990,7 @@ attached:
 	if (o.plot)
 		record(&rec, l, now_s());
 	ps_live_summary(l, &sum);
-	if (o.plot && plot_recording(o.plot, l, &rec, &sum, what))
+	if (o.plot && plot_recording(o.plot, l, &rec, &sum, what, target != 0))
 		ps_err("run: plot '%s': cannot write it (%d intervals recorded)", o.plot, rec.n);
 	free(rec.busy);
 	free(rec.allowed);
@@ -994,7 +1017,8 @@ attached:
 			"%.1f J (mean %.1f W), mean active packages %.2f, cores %.2f; mask "
 			"changes %d\n",
 			sum.policy_why, sum.backend, wall,
-			target ? "process attached to and its descendants (from their schedstat)" :
+			target ? "process attached to and its descendants, the threads managed "
+				 "(from their schedstat)" :
 				 "command",
 			cpu, wall > 0 ? cpu / wall : 0, share,
 			sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,

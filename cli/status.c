@@ -513,7 +513,10 @@ static int read_state(int dfd, const char *name, char *buf, size_t len)
  */
 static int show_fd(struct status_ctx *c, int dfd, const char *dir, int json)
 {
-	char **names, buf[16384], user[128], uname[64] = "", fddir[64];
+	/* a state file: its filter lists may be long (a config holds up to
+	 * 16 KiB, escaped in JSON): room for the largest there can be */
+	static char buf[1 << 18];
+	char **names, user[128], uname[64] = "", fddir[64];
 	struct passwd *pw;
 	struct stat st;
 	int i, n, shown = 0;

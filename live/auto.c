@@ -5,7 +5,8 @@
  * The profile the user picked in power-profiles-daemon decides when it says
  * power-saver (power) or performance (performance); balanced, no daemon or
  * no system bus leave it to ps_source_resolve() (platform_profile, then
- * AC/battery). The bus is opened on the first use; its absence is logged
+ * AC/battery), and so does a --sysfs-root other than / (the daemon is this
+ * machine's, the files another tree's). The bus is opened on the first use; its absence is logged
  * once, and so is the daemon going away or coming back.
  */
 #include <stdio.h>
@@ -24,7 +25,15 @@ void ps_live_auto_resolve(struct ps_live_auto *a, const char *sysfs_root,
 
 	if (!a->tried) {
 		a->tried = 1;
-		r = ps_ppd_open(&a->ppd);
+		/* files of another tree (--sysfs-root, a test): this
+		 * machine's daemon is not theirs */
+		if (sysfs_root && strcmp(sysfs_root, "/")) {
+			ps_live_logf(log, log_arg, "power-profiles-daemon: not asked: the files "
+				     "under %s decide auto", sysfs_root);
+			r = 1;
+		} else {
+			r = ps_ppd_open(&a->ppd);
+		}
 		if (r < 0)
 			ps_live_logf(log, log_arg,
 				     "power-profiles-daemon: no system bus (%s): not followed",

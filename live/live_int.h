@@ -68,6 +68,7 @@ struct proc_ent {
 	signed char excluded; /* daemon: in an excluded cgroup; -1 not read yet */
 	signed char inst;     /* daemon: a `powersched run` (its tree is its own) */
 	signed char young;    /* daemon: first seen in the last scan */
+	pid_t attached;       /* daemon: a run's --pid (its tree is that run's) */
 };
 
 struct recent {

@@ -544,17 +544,36 @@ static int cmp_proc(const void *a, const void *b)
  * to us, its subreaper: a double fork). Parents sort before children
  * almost always, so this settles in one or two passes.
  */
+static int attached_root(const struct proc_ent *pe, int n, pid_t pid)
+{
+	for (int i = 0; i < n; i++)
+		if (pe[i].inst > 0 && pe[i].attached == pid)
+			return 1;
+	return 0;
+}
+
 static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
 		      const struct ps_live *l, pid_t child)
 {
-	int i, changed;
+	int i, changed, runs_attached = 0;
+
+	for (i = 0; !l && i < n && !runs_attached; i++)
+		runs_attached = pe[i].inst > 0 && pe[i].attached > 0;
 
 	do {
 		changed = 0;
 		for (i = 0; i < n; i++) {
 			struct proc_ent key;
 			const struct proc_ent *par;
-			int root = l ? pe[i].pid == child : pe[i].inst > 0;
+			/* run: its child; attached (--pid), also a process of
+			 * the tree that was orphaned (it goes to init, not to
+			 * us: we are no subreaper of it) while it is the same
+			 * process, and one the connector saw born of ours.
+			 * The daemon: every run, and what a run attached to */
+			int root = l ? pe[i].pid == child ||
+					       (l->cfg.attached && (pe[i].marked ||
+								    ps_live_heir(l, pe[i].pid))) :
+				       pe[i].inst > 0 || (runs_attached && attached_root(pe, n, pe[i].pid));
 
 			/* never ourselves (run --pid of a shell we run under) */
 			if (mark[i] || (l && pe[i].pid == l->self))
@@ -605,13 +624,25 @@ static void mark_tree_checked(struct ps_live *l, struct proc_ent *pe, int n, uns
 	} while (again);
 }
 
-/* Is @pid a `powersched run` (its name, and "run" its first argument)? */
-static int is_run_instance(const struct ps_live *l, pid_t pid)
+/* Was @pid (started at @start) marked in the last scan? */
+static signed char prev_marked(const struct ps_live *l, pid_t pid, unsigned long long start)
 {
-	char path[PATH_MAX], buf[256];
+	struct proc_ent key, *p;
+
+	key.pid = pid;
+	p = l->nprocs ? bsearch(&key, l->procs, (size_t)l->nprocs, sizeof(key), cmp_proc) : NULL;
+	return p && p->marked && (!p->start || p->start == start) ? p->marked : 0;
+}
+
+/* Is @pid a `powersched run` (its name, and "run" its first argument)?
+ * *attached: the PID it was given with --pid, or 0 */
+static int is_run_instance(const struct ps_live *l, pid_t pid, pid_t *attached)
+{
+	char path[PATH_MAX], buf[4096];
 	size_t a0;
 	int len;
 
+	*attached = 0;
 	ps_live_path(l, path, sizeof(path), "/proc/%d/comm", (int)pid);
 	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || strcmp(buf, "powersched\n"))
 		return 0;
@@ -621,7 +652,26 @@ static int is_run_instance(const struct ps_live *l, pid_t pid)
 		return 0;
 	/* argv[0] NUL argv[1] NUL ... (buf[len] is a NUL) */
 	a0 = strnlen(buf, (size_t)len);
-	return a0 + 1 < (size_t)len && !strcmp(buf + a0 + 1, "run");
+	if (!(a0 + 1 < (size_t)len && !strcmp(buf + a0 + 1, "run")))
+		return 0;
+	/* run --pid N (or --pid=N) before any "--": its tree is N's */
+	for (size_t at = a0 + 5; at < (size_t)len; at += strlen(buf + at) + 1) {
+		const char *a = buf + at, *v = NULL;
+
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--pid") && at + strlen(a) + 1 < (size_t)len)
+			v = a + strlen(a) + 1;
+		else if (!strncmp(a, "--pid=", 6))
+			v = a + 6;
+		if (v) {
+			long n = strtol(v, NULL, 10);
+
+			*attached = n > 1 && n < 4194305 ? (pid_t)n : 0;
+			break;
+		}
+	}
+	return 1;
 }
 
 
@@ -706,14 +756,21 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 		pe[n].pid = (pid_t)pid;
 		pe[n].ppid = st.ppid;
 		pe[n].start = old ? old->start : st.starttime;
-		pe[n].marked = old ? old->marked : 0; /* last scan's, until below */
+		/* last scan's, until below (a process due for a fresh look
+		 * keeps it while it is the same one) */
+		pe[n].marked = old ? old->marked : prev_marked(l, (pid_t)pid, st.starttime);
 		pe[n].excluded = old ? old->excluded : -1;
 		/* a run is forked, then execs: seen between the two it is
 		 * not one yet, so a process is looked at again the scan after
 		 * it was first seen (its command comes after the exec) */
 		pe[n].young = !old;
-		pe[n].inst = old && !old->young ? old->inst :
-			     l->cfg.whole_system && pid != l->self && is_run_instance(l, (pid_t)pid);
+		if (old && !old->young) {
+			pe[n].inst = old->inst;
+			pe[n].attached = old->attached;
+		} else {
+			pe[n].inst = l->cfg.whole_system && pid != l->self &&
+				     is_run_instance(l, (pid_t)pid, &pe[n].attached);
+		}
 		n++;
 	}
 	if (n)

@@ -60,20 +60,37 @@ static void write_metrics(struct ps_live *l)
 	l->metrics_err = r;
 }
 
-/* a JSON string: quotes, backslashes and control characters escaped (a
- * config's names are the administrator's, but any byte may be in them) */
+/* the length of the valid UTF-8 sequence at s (2 to 4), or 0 */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* a JSON string: quotes, backslashes and control characters escaped, a
+ * byte that is not UTF-8 written as '?' (a config's names, a profile's or
+ * a power supply's name: any byte may be in them, and the file must stay
+ * JSON that status and run read) */
 static void put_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
 
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
+		else if (c >= 0x80 && !n)
+			fputc('?', f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, (size_t)n, f);
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -127,10 +144,10 @@ void ps_live_write_state(struct ps_live *l)
 			pkg_load[l->topo->pus[p].package] += l->thr[i].util;
 	}
 	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,\"policy\":\"%s\",\"requested\":\"%s\","
-		"\"why\":\"%s\",\"backend\":\"%s\",\"interval_s\":%.3f,",
-		l->cfg.name, (int)l->self, ps_policy_name(l->resolved),
-		ps_policy_name(l->cfg.policy), l->why,
-		l->be->name, l->cfg.interval_s);
+		"\"why\":", l->cfg.name, (int)l->self, ps_policy_name(l->resolved),
+		ps_policy_name(l->cfg.policy));
+	put_json_str(f, l->why);
+	fprintf(f, ",\"backend\":\"%s\",\"interval_s\":%.3f,", l->be->name, l->cfg.interval_s);
 	ps_cpulist_format(l->allowed_os, PS_LIVE_MAX_CPUS, list, sizeof(list));
 	fprintf(f, "\"allowed\":\"%s\",\"online\":\"%s\",\"threads\":%d,\"demand\":%.3f,"
 		"\"mask_changes\":%d,\"intervals\":%d,\"scans\":%d,\"resolved_at\":%d,\"energy_j\":%.3f,\"energy\":\"%s\","

@@ -74,7 +74,9 @@ const char *ps_ppd_resolve(const char *profile, const char *root, enum ps_policy
  *
  * Reads the profile from the system bus (no bus or no daemon: the files
  * decide) and resolves it with ps_ppd_resolve(): what plan previews is what
- * run applies. Return: as ps_ppd_resolve().
+ * run applies. With @root other than / (a test tree, another machine's
+ * /sys) the bus is not asked: the files under @root decide.
+ * Return: as ps_ppd_resolve().
  */
 const char *ps_ppd_resolve_once(const char *root, enum ps_policy *out, char *why, size_t len);
 

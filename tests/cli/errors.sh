@@ -120,6 +120,30 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 [ ! -e "$tmp/x.model" ] && ok || bad "calibrate wrote a model after a path error"
 
+# --- the state file stays JSON whatever auto's reason names: a battery
+# whose name holds a quote, a backslash and a byte that is not UTF-8 (a
+# review finding: the reason was written raw, the file did not parse, and
+# status hid the instance)
+odd=$(printf 'BAT"\\\377x')
+mkdir -p "$tmp/oddfs/sys/class/power_supply/$odd" "$tmp/oddfs/sys/class/power_supply/AC"
+printf 'Battery\n' >"$tmp/oddfs/sys/class/power_supply/$odd/type"
+printf 'Discharging\n' >"$tmp/oddfs/sys/class/power_supply/$odd/status"
+printf 'Mains\n' >"$tmp/oddfs/sys/class/power_supply/AC/type"
+printf '0\n' >"$tmp/oddfs/sys/class/power_supply/AC/online"
+mkdir -m 700 "$tmp/oddsd"
+"$PS" run -n -q -p auto --sysfs-root "$tmp/oddfs" --state-dir "$tmp/oddsd" -i 100ms -- sleep 60 2>/dev/null &
+oddrun=$!
+i=0; while [ ! -e "$tmp/oddsd/state.$oddrun.json" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+"$PS" status --json --state-dir "$tmp/oddsd" >"$tmp/out" 2>&1
+python3 - "$tmp/out" "$oddrun" <<'PY' && ok || bad "status --json with an odd battery name: $(head -c 400 "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+mine = [o for o in d if o.get("pid") == int(sys.argv[2])]
+assert mine, d
+assert mine[0]["policy"] == "power" and 'BAT"\\?x' in mine[0]["why"], mine[0]["why"]
+PY
+kill $oddrun
+
 # --- item 9: status exits 3 when an instance shown is not running (0 when
 # every one is), the same with --json
 # (a real instance: a dry run, which keeps no journal; a state file

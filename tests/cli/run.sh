@@ -191,6 +191,7 @@ for c in plan sim run daemon status calibrate restore list; do
 done
 [ "$("$PS" help)" = "$("$PS" --help)" ] && ok || bad "help is not --help"
 expect_err "help: unknown command 'nosuch'" help nosuch
+"$PS" help help | grep -q "powersched help \[COMMAND\]" && ok || bad "help help"
 expect_err "help: one command at a time ('sim' is extra)" help run sim
 
 echo "cli: $pass passed, $fail failed"

@@ -209,30 +209,29 @@ if [ "$(id -u)" -eq 0 ]; then
 	# none of the user's own left busy from the runs above (busy.py
 	# outlives a killed run); the daemon alone as the user
 	pkill -KILL -u "$uid" 2>/dev/null
-	sleep 0.3
+	none_left() { [ -z "$(ps -o pid= -u "$uid" 2>/dev/null)" ]; }
+	wait_until 10 none_left
 	as_user "$W/powersched" daemon -n -v -c "$W/ud.conf" >"$tmp/ud.out" 2>"$tmp/ud.err" &
 	udp=$!
-	sleep 3
-	# status shows whose processes and the filters in force
-	as_user "$W/powersched" status >"$tmp/ust" 2>&1
-	grep -q "^ *Manages: the eligible threads of user $USR's processes" "$tmp/ust" &&
-		grep -q "^ *Filters: exclude-comm psnope psnada; exclude-cgroup /psnone.slice; containers excluded$" "$tmp/ust" && ok ||
-		bad "status of a user's daemon: $(cat "$tmp/ust")"
-	sleep 1
+	# its state file written (its first interval), then a look: status
+	# shows whose processes (that user's: a handful of threads, not the
+	# machine's hundred and more), the filters in force; root reads it
+	# (status as the user would add a process of theirs to what it sees)
+	ust() { ls "$SD" 2>/dev/null | grep -q '^state\.[0-9]*\.json$'; }
+	wait_until 20 ust
+	"$PS" status >"$tmp/ust" 2>&1
+	nthr=$(sed -n "s/^ *Manages: the eligible threads of user $USR's processes (\([0-9]*\) threads\{0,1\} scanned)$/\1/p" "$tmp/ust")
+	grep -q "^ *Filters: exclude-comm psnope psnada; exclude-cgroup /psnone.slice; containers excluded$" "$tmp/ust" &&
+		[ -n "$nthr" ] && [ "$nthr" -le 5 ] && ok ||
+		bad "status of a user's daemon beside root's busy loop $spin ($nthr threads): $(cat "$tmp/ust")"
 	pkill -INT -u "$uid" -x powersched
 	wait $udp
 	kill "$spin"
-	# lines "... power: N task(s), demand D (...)": root's loop would be a
-	# task of demand 1 in every scan; the user's own (the status above, a
-	# process of theirs still ending) may show in one or two
 	scans=$(grep -c 'task(s), demand' "$tmp/ud.err")
-	high=$(sed -n 's/.* \([0-9]*\) task(s), demand \([0-9.]*\).*/\2/p' "$tmp/ud.err" | awk '$1 >= 0.5' | wc -l)
 	# and a dry run says it changed nothing, not that it put masks back
 	grep -q 'daemon stopped (a dry run: no mask was changed)' "$tmp/ud.err" && ! grep -q 'put back' "$tmp/ud.err" && ok ||
 		bad "a dry-run daemon's last line: $(tail -n 1 "$tmp/ud.err")"
-	[ "$scans" -ge 4 ] && [ $((high * 4)) -lt "$scans" ] && ok ||
-		bad "a user's daemon with root's loop $spin busy: $high of $scans scans with a demand of 0.5 or more: $(grep -v ' 0 task(s)' "$tmp/ud.err" | head -n 8)"
-	echo "user cli: a user's dry-run daemon beside root's busy loop: $high of $scans scans with a demand of 0.5 or more"
+	echo "user cli: a user's dry-run daemon beside root's busy loop: ${nthr:-?} of its threads scanned, $scans scans"
 fi
 
 # --- a state directory that is not the user's own is refused
