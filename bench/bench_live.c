@@ -5,7 +5,7 @@
  * every P ms for a few microseconds of work; we read powersched's own CPU
  * time (its threads' schedstat run time) over 20 s after a warm-up and
  * print it as a share of one CPU, with how many intervals read the load
- * (the others were quiet: docs/DESIGN.md). Cases: 1,000, 10,000 and
+ * (the others were quiet: docs/live.md). Cases: 1,000, 10,000 and
  * 30,000 threads waking once a second, and 1,000 waking ten times a second
  * (issue 9's targets: under 0.2% at 10,000, under 0.5% for the last).
  *   usage: bench_live [PATH/TO/powersched [N PERIOD_MS [BACKEND]]]

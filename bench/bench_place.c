@@ -11,7 +11,8 @@
  * decision as live does, on the seeds' machine ("pack:2 core:8 pu:2", the
  * Xeon E5-2680 model). Prints the changes of the allowed set per case as
  * "raw/filtered" and the totals. The guest measured +-0.04 to +-0.07 for
- * stress-ng's duty-cycled workers (README "Light load").
+ * stress-ng's duty-cycled workers (docs/testing.md, "Light load in the
+ * guest").
  */
 #include <stdio.h>
 

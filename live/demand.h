@@ -88,8 +88,8 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * resync 16 scans later. bench/bench_place
  * runs the policy alone (9 task counts x 8 mean loads, uniform jitter, 55
  * intervals each, the 2 x 8 x 2 Xeon model): placement changes 395 raw
- * against 29 filtered at +-0.06, 322 against 105 at +-0.1 (33 and 110 as
- * the mean of five draws; README); the unit test
+ * against 29 filtered at +-0.06, 322 against 105 at +-0.1 (current figures:
+ * docs/speed.md, bench_place); the unit test
  * test_place_steadies holds the two cases seen in the guest. The set's
  * demand and the quiet-interval test keep the raw figures: growth on
  * queueing is not delayed. */

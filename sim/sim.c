@@ -1682,7 +1682,7 @@ static int on_interval(struct sim *s)
 	 * the placement that ran, charged for the work that ran. Summed so,
 	 * the policy's energy per work can never be under it (issue 24 item
 	 * 3: the candidates alone, at fill 1.0 of the asked demand, were
-	 * beaten by 2.2% on the README's own example, a negative distance
+	 * beaten by 2.2% on docs/simulator.md's second example, a negative distance
 	 * to "the limit").
 	 */
 	{

@@ -149,7 +149,7 @@ if [ -f "$MP3" ]; then
 fi
 
 # --- the oracle is a bound (issue 24 item 3): no policy's energy per work
-# is under it. On the README's own example the candidates alone were beaten
+# is under it. On docs/simulator.md's second example the candidates alone were beaten
 # by power by 2.2% (vs_oracle_pct -2.2); every policy of a compare, on it
 # and on the seeds' 16 busy threads, must be at or above it.
 for w in "periodic:8:0.3:10ms+poisson:200/s:2ms" "cpu:16"; do
@@ -192,7 +192,7 @@ for f in examples/rtapp/*.json; do
 		bad "EAS profile $f under power on the hybrid fixture"
 	for m in "$T xeon-e5-2680-2s" "$H laptop-i7-1260p"; do
 		t=${m% *}; mo=${m##* }
-		# three small tasks on the hybrid: known, open (docs/DESIGN.md,
+		# three small tasks on the hybrid: known, open (docs/model.md,
 		# "Synchronised tasks"): power 2.52 W against 2.12 W
 		[ "$t" = "$H" ] && [ "${f##*/}" = three-small.json ] && continue
 		"$PS" sim -t "$t" -m $mo -w "rtapp:$f" -p power -d 4s --json >"$tmp/pw" &&

@@ -207,7 +207,8 @@ static void test_place_sleeper(void **state)
 	assert_float_equal(asleep.avg, 0.15, 1e-12);
 }
 
-/* the jitter measured in the guest (README "Light load"): raw, the
+/* the jitter measured in the guest (docs/testing.md, "Light load in the
+ * guest"): raw, the
  * placement flips between candidates; filtered, it stays */
 static void test_place_steadies(void **state)
 {

@@ -6,8 +6,8 @@
 # Without SCENARIO: the default list below. The light-load scenarios
 # (light-16x30 light-8x50 light-4x10 light-32x10 light-step) are run by name
 # only: their bogo-ops comparison with stock is within the TCG guest's
-# noise (and 32 x 10% is at the edge of plan's tolerance); see README
-# "Light load".
+# noise (and 32 x 10% is at the edge of plan's tolerance); see
+# docs/testing.md, "Light load in the guest".
 set -u
 PS=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
