@@ -264,22 +264,10 @@ if command -v man >/dev/null; then
 fi
 "$PS" plan -t "$T" -l 4x0.5,1x1 -p power --json >"$tmp/p1.json" &&
 	"$PS" plan -t "$T" -l 4x0.5 --json >"$tmp/p3.json" && ok || bad "plan --json"
-python3 - "$tmp/p1.json" "$tmp/p3.json" "$top/man/powersched-plan.1" <<'PY' && ok || bad "powersched-plan(1) JSON fields"
-import json, re, sys
-keys = set()
-def plan(o):
-    keys.update(o)
-    keys.update(o["cpus"][0])
-    keys.update(o["vs_performance"])
-    for lv in o["active"].values():
-        keys.update(lv)
-one = json.load(open(sys.argv[1]))
-plan(one)
-three = json.load(open(sys.argv[2]))
-keys.update(k for k in three if k != "plans")
-keys.add("plans")
-for p in three["plans"]:
-    plan(p)
+PYTHONPATH="$(dirname "$0")" python3 - "$tmp/p1.json" "$tmp/p3.json" "$top/man/powersched-plan.1" <<'PY' && ok || bad "powersched-plan(1) JSON fields"
+import re, sys
+from plan_keys import plan_keys
+keys = plan_keys(sys.argv[1], sys.argv[2])
 # the --json item of OPTIONS, up to the next item or section
 man = re.search(r"\n\.BR \\-j \", \" \\-\\-json\n(.*?)\n\.(TP|SH)", open(sys.argv[3]).read(), re.S).group(1)
 missing = sorted(k for k in keys if not re.search(r"\b%s\b" % re.escape(k), man))

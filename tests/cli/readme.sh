@@ -48,20 +48,10 @@ PY
 # --- the README's list of plan --json's fields names every field plan writes
 "$PS" plan -t "$S" -l 4x0.5,1x1 -p auto --json >"$tmp/j1" &&
 	"$PS" plan -t "$S" -l 40x0.9 --json >"$tmp/j3" && ok || bad "plan --json"
-python3 - "$top/README.md" "$tmp/j1" "$tmp/j3" <<'PY' && ok || bad "README plan --json fields"
-import json, re, sys
-keys = set()
-def plan(o):
-    keys.update(o)
-    keys.update(o["cpus"][0])
-    keys.update(o["vs_performance"])
-    for lv in o["active"].values():
-        keys.update(lv)
-plan(json.load(open(sys.argv[2])))
-three = json.load(open(sys.argv[3]))
-keys.update(three)
-for p in three["plans"]:
-    plan(p)
+PYTHONPATH="$(dirname "$0")" python3 - "$top/README.md" "$tmp/j1" "$tmp/j3" <<'PY' && ok || bad "README plan --json fields"
+import re, sys
+from plan_keys import plan_keys
+keys = plan_keys(sys.argv[2], sys.argv[3])
 text = " ".join(open(sys.argv[1]).read().split())
 para = re.search(r"`--json` gives the same data:(.*?)\. Without `--model`", text).group(1)
 named = set(re.findall(r"`([a-z_]+)`", para))
