@@ -544,10 +544,12 @@ static int cmp_proc(const void *a, const void *b)
  * to us, its subreaper: a double fork). Parents sort before children
  * almost always, so this settles in one or two passes.
  */
-static int attached_root(const struct proc_ent *pe, int n, pid_t pid)
+#define NR_ATTACHED 64
+
+static int in_pids(const pid_t *pids, int n, pid_t pid)
 {
 	for (int i = 0; i < n; i++)
-		if (pe[i].inst > 0 && pe[i].attached == pid)
+		if (pids[i] == pid)
 			return 1;
 	return 0;
 }
@@ -555,10 +557,14 @@ static int attached_root(const struct proc_ent *pe, int n, pid_t pid)
 static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
 		      const struct ps_live *l, pid_t child)
 {
-	int i, changed, runs_attached = 0;
+	/* the daemon: the processes runs attached to (--pid), gathered once
+	 * (a few runs: not a pass over every process for each process) */
+	pid_t attached[NR_ATTACHED];
+	int i, changed, nattached = 0;
 
-	for (i = 0; !l && i < n && !runs_attached; i++)
-		runs_attached = pe[i].inst > 0 && pe[i].attached > 0;
+	for (i = 0; !l && i < n && nattached < NR_ATTACHED; i++)
+		if (pe[i].inst > 0 && pe[i].attached > 0)
+			attached[nattached++] = pe[i].attached;
 
 	do {
 		changed = 0;
@@ -573,7 +579,7 @@ static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
 			int root = l ? pe[i].pid == child ||
 					       (l->cfg.attached && (pe[i].marked ||
 								    ps_live_heir(l, pe[i].pid))) :
-				       pe[i].inst > 0 || (runs_attached && attached_root(pe, n, pe[i].pid));
+				       pe[i].inst > 0 || in_pids(attached, nattached, pe[i].pid);
 
 			/* never ourselves (run --pid of a shell we run under) */
 			if (mark[i] || (l && pe[i].pid == l->self))
