@@ -8,6 +8,7 @@
 
 #include "ps/policy.h"
 #include "ps/power.h"
+#include "ps/outfile.h"
 #include "ps/topo.h"
 
 #define PS_EXIT_OK 0
@@ -45,8 +46,6 @@ int ps_cli_check_out(const char *cmd, const char *what, const char *path);
  * one decimal is "+0.0%", never "-0.0%". Return: @buf. */
 char *ps_cli_pct(char *buf, size_t len, double pct);
 
-/* A JSON string literal, escaped. */
-void ps_json_str(FILE *f, const char *s);
 
 /* Load a topology/model/policy argument; print the error and return 2. */
 int ps_cli_topo(const char *spec, struct ps_topo **out);

@@ -145,21 +145,6 @@ char *ps_cli_pct(char *buf, size_t len, double pct)
 	return buf;
 }
 
-void ps_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 int ps_cli_topo(const char *spec, struct ps_topo **out)
 {

@@ -85,3 +85,34 @@ void ps_out_abort(struct ps_outfile *o)
 	if (!o->in_place)
 		unlink(o->tmp);
 }
+
+/* the length of the valid UTF-8 sequence at s (2 to 4), or 0 */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void ps_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else if (c >= 0x80 && !n)
+			fputc('?', f);
+		else
+			fwrite(s, 1, (size_t)n, f);
+		s += n ? n : 1;
+	}
+	fputc('"', f);
+}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "live_int.h"
+#include "ps/outfile.h"
 
 /* the same figures for Prometheus (live/metrics.c), when a path is set */
 static void write_metrics(struct ps_live *l)
@@ -60,48 +61,13 @@ static void write_metrics(struct ps_live *l)
 	l->metrics_err = r;
 }
 
-/* the length of the valid UTF-8 sequence at s (2 to 4), or 0 */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* a JSON string: quotes, backslashes and control characters escaped, a
- * byte that is not UTF-8 written as '?' (a config's names, a profile's or
- * a power supply's name: any byte may be in them, and the file must stay
- * JSON that status and run read) */
-static void put_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else if (c >= 0x80 && !n)
-			fputc('?', f);
-		else
-			fwrite(s, 1, (size_t)n, f);
-		s += n ? n : 1;
-	}
-	fputc('"', f);
-}
-
 static void put_json_list(FILE *f, const char *key, const char *const *list)
 {
 	fprintf(f, "\"%s\":[", key);
 	for (int i = 0; list && list[i]; i++) {
 		if (i)
 			fputc(',', f);
-		put_json_str(f, list[i]);
+		ps_json_str(f, list[i]);
 	}
 	fputc(']', f);
 }
@@ -146,7 +112,7 @@ void ps_live_write_state(struct ps_live *l)
 	fprintf(f, "{\"name\":\"%s\",\"pid\":%d,\"policy\":\"%s\",\"requested\":\"%s\","
 		"\"why\":", l->cfg.name, (int)l->self, ps_policy_name(l->resolved),
 		ps_policy_name(l->cfg.policy));
-	put_json_str(f, l->why);
+	ps_json_str(f, l->why);
 	fprintf(f, ",\"backend\":\"%s\",\"interval_s\":%.3f,", l->be->name, l->cfg.interval_s);
 	ps_cpulist_format(l->allowed_os, PS_LIVE_MAX_CPUS, list, sizeof(list));
 	fprintf(f, "\"allowed\":\"%s\",\"online\":\"%s\",\"threads\":%d,\"demand\":%.3f,"
@@ -162,12 +128,12 @@ void ps_live_write_state(struct ps_live *l)
 	for (k = 1; k < PS_SCAN_NR; k++)
 		fprintf(f, "%s\"%s\":%d", k > 1 ? "," : "", ps_scan_why_name(k), l->scan_why[k]);
 	fprintf(f, "}");
-	/* what the daemon looks at: its filters, and whose processes (an
-	 * ordinary user's instance: that user's alone) */
 	/* run: the process it manages with its descendants (its command, or
 	 * the one it was attached to with --pid) */
 	fprintf(f, ",\"child\":%d,\"attached\":%s", (int)l->child,
 		l->cfg.attached ? "true" : "false");
+	/* what the daemon looks at: its filters, and whose processes (an
+	 * ordinary user's instance: that user's alone) */
 	fprintf(f, ",\"euid\":%u,\"filters\":{", (unsigned)geteuid());
 	put_json_list(f, "include_comm", l->cfg.include_comm);
 	fputc(',', f);

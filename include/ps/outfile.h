@@ -28,4 +28,9 @@ int ps_out_commit(struct ps_outfile *o);
 /* close and remove the temporary (a failed write) */
 void ps_out_abort(struct ps_outfile *o);
 
+/* A JSON string literal: quotes, backslashes and control characters
+ * escaped, a byte that is not UTF-8 written as '?' (names from files and
+ * configs may hold any byte; what is written must stay JSON) */
+void ps_json_str(FILE *f, const char *s);
+
 #endif
