@@ -28,16 +28,6 @@
 
 #include "live_int.h"
 
-int ps_live_heir(const struct ps_live *l, pid_t tid)
-{
-	int i, n = l->nheirs < PS_LIVE_NR_HEIRS ? l->nheirs : PS_LIVE_NR_HEIRS;
-
-	for (i = 0; i < n; i++)
-		if (l->heirs[i] == tid)
-			return 1;
-	return 0;
-}
-
 int ps_live_born_of_ours(const struct ps_live *l, const struct thr *t)
 {
 	/* made by a thread of its own process, or (a process's first

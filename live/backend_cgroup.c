@@ -28,26 +28,6 @@ int ps_live_cgroup_usable(struct ps_live *l)
 	return strstr(buf, "cpuset") != NULL;
 }
 
-/* The cgroup v2 path of process pid (0: ourselves), from /proc/PID/cgroup. */
-int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
-{
-	char path[512], buf[4096], *p;
-
-	if (pid)
-		ps_live_path(l, path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	else
-		ps_live_path(l, path, sizeof(path), "/proc/self/cgroup");
-	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
-		return -ENOENT;
-	p = strstr(buf, "0::");
-	if (!p)
-		return -ENOENT;
-	p += 3;
-	p[strcspn(p, "\n")] = '\0';
-	snprintf(out, len, "%s", p);
-	return 0;
-}
-
 /* a cgroup of another powersched instance under the root */
 static int other_instance(const struct ps_live *l)
 {

@@ -94,15 +94,6 @@ static int ensure_decisions(struct ps_live *l, int n)
 	return 0;
 }
 
-int ps_live_count(const unsigned char *bits, int n)
-{
-	int i, c = 0;
-
-	for (i = 0; i < n; i++)
-		c += bits[i] != 0;
-	return c;
-}
-
 static void remember(struct ps_live *l, double t, int ntasks, double demand, const char *list,
 		     int nr)
 {

@@ -330,6 +330,9 @@ struct stat;
 int ps_live_check_private(int fd, const struct stat *st, int want_dir);
 
 /* source_proc.c: the thread tables (shared with the affinity backend) */
+int ps_live_push_thr(struct ps_live *l, const struct thr *t);
+int ps_live_cmp_thr(const void *a, const void *b);
+int ps_live_cgroup_excluded(const struct ps_live *l, pid_t pid);
 int ps_live_thr_before(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b);
 int ps_live_lower_bound(const struct ps_live *l, pid_t tgid, pid_t tid);
 /* a process with threads in the table (managed or read) */
@@ -365,9 +368,6 @@ int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
 
 /* energy.c */
 void ps_live_account_energy(struct ps_live *l, double dt);
-
-/* ctl.c: how many of n bytes are set */
-int ps_live_count(const unsigned char *bits, int n);
 
 /* status.c */
 void ps_live_write_state(struct ps_live *l);

@@ -184,6 +184,15 @@ int ps_ratelimit_allow(struct ps_ratelimit *rl, double now_s, int grow)
 	return 1;
 }
 
+int ps_live_count(const unsigned char *bits, int n)
+{
+	int i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += bits[i] != 0;
+	return c;
+}
+
 int ps_cpulist_parse(const char *s, unsigned char *bits, int nbits)
 {
 	const char *p = s;

@@ -287,13 +287,6 @@ int ps_live_procevents_drain(struct ps_live *l)
 	return k;
 }
 
-void ps_live_heir_add(struct ps_live *l, pid_t tid)
-{
-	l->heirs[l->nheirs++ % PS_LIVE_NR_HEIRS] = tid;
-	if (l->nheirs == 2 * PS_LIVE_NR_HEIRS)
-		l->nheirs = PS_LIVE_NR_HEIRS; /* full: the ring goes on, no overflow */
-}
-
 void ps_live_procevents_close(struct ps_live *l)
 {
 	if (l->cn_fd < 0)

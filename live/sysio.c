@@ -273,3 +273,36 @@ int ps_live_guarded_write(const char *root, const char *file, const char *text,
 			     "before 6.2): each put back as it was", text, file, fixed);
 	return r;
 }
+
+double ps_live_uptime(const struct ps_live *l)
+{
+	char path[512], buf[128];
+
+	ps_live_path(l, path, sizeof(path), "/proc/uptime");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return strtod(buf, NULL);
+}
+
+/* Did any task wait for a CPU since the last call (PSI "some" total)?
+ * Without PSI: always yes, and the starved check reads stat. */
+
+/* The cgroup v2 path of process pid (0: ourselves), from /proc/PID/cgroup. */
+int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len)
+{
+	char path[512], buf[4096], *p;
+
+	if (pid)
+		ps_live_path(l, path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		ps_live_path(l, path, sizeof(path), "/proc/self/cgroup");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+		return -ENOENT;
+	p = strstr(buf, "0::");
+	if (!p)
+		return -ENOENT;
+	p += 3;
+	p[strcspn(p, "\n")] = '\0';
+	snprintf(out, len, "%s", p);
+	return 0;
+}

@@ -122,6 +122,9 @@ int ps_ratelimit_init(struct ps_ratelimit *rl, int max, double window_s);
  */
 int ps_ratelimit_allow(struct ps_ratelimit *rl, double now_s, int grow);
 
+/** ps_live_count() - how many of the n CPUs in bits are set */
+int ps_live_count(const unsigned char *bits, int n);
+
 /**
  * ps_cpulist_parse() - "0-3,8,10-11" to a bitmap of up to nbits CPUs
  * Return: 0, -EINVAL for a malformed list or a CPU >= nbits.
