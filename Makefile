@@ -68,7 +68,7 @@ $(B)/cli/plot.o: cli/plot.c $(wildcard include/ps/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CAIRO_CFLAGS) -c -o $@ $<
 
-$(B)/cli/status.o: cli/status.c $(wildcard include/ps/*.h cli/*.h)
+$(B)/cli/cmd_status.o: cli/cmd_status.c $(wildcard include/ps/*.h cli/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(JSONC_CFLAGS) -c -o $@ $<
 
@@ -132,7 +132,7 @@ $(B)/fuzz/%: fuzz/%.c $(LIB_SRC) $(B)/models_builtin.c
 	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/models_builtin.c $(LDLIBS_ALL) $(JSONC_LIBS)
 
 # status's formatter is cli code: its harness includes it
-$(B)/fuzz/fuzz_status: cli/status.c cli/common.c cli/cli.h
+$(B)/fuzz/fuzz_status: cli/cmd_status.c cli/common.c cli/statefile.c cli/cli.h
 
 fuzz: $(FUZZ_BIN)
 

@@ -78,6 +78,20 @@ int ps_cli_state_dir(char *out, size_t len, int create);
 /* A file's text (at most len - 1 bytes, NUL-terminated): its length, -errno. */
 int ps_cli_read_text(const char *path, char *buf, size_t len);
 /*
+ * State files (cli/statefile.c), in the directory open at @dfd:
+ * ps_cli_state_name(), 1 when @name is one (state.PID.json, not its .tmp),
+ * its PID in *pid; ps_cli_state_files(), their names sorted into a
+ * malloc'd array (how many, or -errno; ps_cli_state_files_free() frees
+ * it); ps_cli_state_load(), one parsed (a JSON object, else NULL; the
+ * caller puts it), opened without following a link and only if a regular
+ * file.
+ */
+struct json_object;
+int ps_cli_state_name(const char *name, long *pid);
+int ps_cli_state_files(int dfd, char ***out);
+void ps_cli_state_files_free(char **names, int n);
+struct json_object *ps_cli_state_load(int dfd, const char *name);
+/*
  * 1 when the instance of @pid whose files are in @dir is alive: its
  * journal's owner line names its start time (a reused PID has another; a
  * dry run has no journal: the PID alone). *start: its start time, 0 gone.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer harness: status's text formatter (cli/status.c) given any state
+/* libFuzzer harness: status's text formatter (cli/cmd_status.c) given any state
  * file never crashes: whatever JSON, of whatever types, json-c makes of the
  * input is printed as a block (to /dev/null). */
 #include <stdint.h>
@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "../cli/common.c"
-#include "../cli/status.c"
+#include "../cli/statefile.c"
+#include "../cli/cmd_status.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

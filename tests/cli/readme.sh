@@ -60,10 +60,10 @@ assert not missing, "not in the README's plan --json list: %s" % missing
 PY
 
 # --- the README's status samples are in status's current format: every
-# line of each sample block matches one of cli/status.c's LINE() formats
+# line of each sample block matches one of cli/cmd_status.c's LINE() formats
 # for its label (printf conversions as patterns), so a format that changed
 # makes the samples fail here until they are made again
-python3 - "$top/README.md" "$top/cli/status.c" <<'PY' && ok || bad "README status samples"
+python3 - "$top/README.md" "$top/cli/cmd_status.c" <<'PY' && ok || bad "README status samples"
 import re, sys
 src = open(sys.argv[2]).read()
 conv = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:ll|l|z|h)?([diouxXeEfgGsc%])")

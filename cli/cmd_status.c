@@ -430,80 +430,6 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 	c->n++;
 }
 
-static int is_state_file(const char *name)
-{
-	return !strncmp(name, "state.", 6) && strstr(name, ".json") && !strstr(name, ".tmp");
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The state files' names in the directory open at @dfd, sorted, into a
- * malloc'd array of malloc'd names. Return: how many, or -errno. */
-static int state_files(int dfd, char ***out)
-{
-	int fd = dup(dfd), n = 0, cap = 0;
-	char **names = NULL, **bigger;
-	struct dirent *de;
-	DIR *d;
-
-	*out = NULL;
-	if (fd < 0 || !(d = fdopendir(fd))) {
-		int e = errno;
-
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	while ((de = readdir(d))) {
-		if (!is_state_file(de->d_name))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			bigger = realloc(names, sizeof(*names) * (size_t)cap);
-			if (!bigger)
-				break;
-			names = bigger;
-		}
-		if (!(names[n] = strdup(de->d_name)))
-			break;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), cmp_names);
-	*out = names;
-	return n;
-}
-
-/*
- * A state file of the directory open at @dfd, NUL-terminated: opened
- * without following a symbolic link or waiting on a FIFO, and only a
- * regular file read (a directory of another user's may hold anything).
- * Return: its length, or -errno.
- */
-static int read_state(int dfd, const char *name, char *buf, size_t len)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	size_t at = 0;
-	struct stat st;
-	ssize_t r = 1;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	while (at < len - 1 && (r = read(fd, buf + at, len - 1 - at)) > 0)
-		at += (size_t)r;
-	close(fd);
-	buf[at] = '\0';
-	return r < 0 ? -EIO : (int)at;
-}
-
 /*
  * Every state file of the directory open at @dfd (@dir: its path), in
  * order: a block each, or with @json its object with the uid and user
@@ -513,9 +439,6 @@ static int read_state(int dfd, const char *name, char *buf, size_t len)
  */
 static int show_fd(struct status_ctx *c, int dfd, const char *dir, int json)
 {
-	/* a state file: its filter lists may be long (a config holds up to
-	 * 16 KiB, escaped in JSON): room for the largest there can be */
-	static char buf[1 << 18];
 	char **names, user[128], uname[64] = "", fddir[64];
 	struct passwd *pw;
 	struct stat st;
@@ -523,7 +446,7 @@ static int show_fd(struct status_ctx *c, int dfd, const char *dir, int json)
 
 	if (fstat(dfd, &st))
 		return -errno;
-	n = state_files(dfd, &names);
+	n = ps_cli_state_files(dfd, &names);
 	if (n < 0)
 		return n;
 	pw = getpwuid(st.st_uid);
@@ -539,13 +462,9 @@ static int show_fd(struct status_ctx *c, int dfd, const char *dir, int json)
 	c->alive_dir = fddir;
 	c->user = st.st_uid != geteuid() ? user : NULL;
 	for (i = 0; i < n; i++) {
-		struct json_object *o = NULL;
+		struct json_object *o = ps_cli_state_load(dfd, names[i]);
 
-		if (read_state(dfd, names[i], buf, sizeof(buf)) > 0) {
-			buf[strcspn(buf, "\n")] = '\0';
-			o = json_tokener_parse(buf);
-		}
-		if (o && json_object_is_type(o, json_type_object)) {
+		if (o) {
 			if (json) {
 				unsigned long long start;
 				struct json_object *pid;
@@ -567,9 +486,8 @@ static int show_fd(struct status_ctx *c, int dfd, const char *dir, int json)
 			shown++;
 		}
 		json_object_put(o);
-		free(names[i]);
 	}
-	free(names);
+	ps_cli_state_files_free(names, n);
 	c->alive_dir = NULL;
 	c->user = NULL;
 	return shown;

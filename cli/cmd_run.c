@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * DOC: powersched run and daemon
+ * DOC: powersched run
  *
- * run: start CMD in a cgroup of ours (or under affinity), manage it and its
- * descendants, pass INT, TERM, HUP, QUIT, USR1 and USR2 on, exit with its
- * status, print a summary. daemon: manage the eligible threads of the
- * system, reload the config on SIGHUP, put everything back on TERM or INT.
- * Signals are taken synchronously (sigtimedwait), so no handler runs at an
- * awkward moment. status is in status.c.
+ * Start CMD in a cgroup of ours (or under affinity), or attach to a
+ * running process (--pid), manage it and its descendants, pass INT, TERM,
+ * HUP, QUIT, USR1 and USR2 on, exit with its status, print a summary.
+ * What run shares with daemon (options, config, signals) is in livecmd.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -28,26 +25,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "livecmd.h"
 #include "ps/live.h"
 #include "ps/liveconf.h"
 #include "ps/livectl.h"
 #include "ps/ppd.h"
 #include "ps/sim.h"
-
-
-struct opts {
-	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
-	const char *max_changes, *metrics, *plot, *pid;
-	int dry_run, quiet, foreground, verbose;
-};
-
-static void log_line(void *arg, const char *msg)
-{
-	const int *quiet = arg;
-
-	if (!*quiet)
-		fprintf(stderr, "powersched: %s\n", msg);
-}
 
 /* Is list (a CPU list) the same set as bits? */
 static int same_set(const char *list, const unsigned char *bits, unsigned char *tmp)
@@ -58,6 +41,7 @@ static int same_set(const char *list, const unsigned char *bits, unsigned char *
 
 /* Did the live daemon whose state file is @o apply the set @mine (its
  * current set or one of its recent ones)? */
+
 static int daemon_applied(struct json_object *o, const unsigned char *mine,
 			  unsigned char *tmp)
 {
@@ -83,38 +67,32 @@ static int daemon_applied(struct json_object *o, const unsigned char *mine,
 
 /* The PID of a live daemon with state in @dir that applied @mine (NULL:
  * any live daemon), or 0. */
+
 static long daemon_of_set(const char *dir, const unsigned char *mine, unsigned char *tmp)
 {
-	static char buf[1 << 18]; /* a state file, as status reads it */
-	char path[1100];
-	struct dirent **de;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), i, n;
+	char **names;
 	long found = 0;
-	int i, n = scandir(dir, &de, NULL, alphasort);
 
-	for (i = 0; i < n; i++) {
-		struct json_object *o = NULL, *v;
+	if (dfd < 0)
+		return 0;
+	n = ps_cli_state_files(dfd, &names);
+	for (i = 0; i < n && !found; i++) {
+		struct json_object *o = ps_cli_state_load(dfd, names[i]), *v;
 		unsigned long long start;
-		long pid = 0;
-		int end = 0;
+		long pid;
 
-		/* state.PID.json and nothing else (not its .tmp) */
-		if (sscanf(de[i]->d_name, "state.%ld.json%n", &pid, &end) != 1 ||
-		    de[i]->d_name[end])
-			pid = 0;
-		if (!found && pid > 0 &&
-		    snprintf(path, sizeof(path), "%s/%s", dir, de[i]->d_name) > 0 &&
-		    ps_cli_read_text(path, buf, sizeof(buf)) > 0 &&
-		    (o = json_tokener_parse(buf)) &&
+		if (o && ps_cli_state_name(names[i], &pid) &&
 		    json_object_object_get_ex(o, "name", &v) &&
 		    json_object_is_type(v, json_type_string) &&
 		    !strcmp(json_object_get_string(v), "daemon") &&
 		    ps_cli_instance_alive(dir, pid, &start) && daemon_applied(o, mine, tmp))
 			found = pid;
 		json_object_put(o);
-		free(de[i]);
 	}
 	if (n > 0)
-		free(de);
+		ps_cli_state_files_free(names, n);
+	close(dfd);
 	return found;
 }
 
@@ -160,16 +138,8 @@ static void leave_daemon_set(const char *state_dir, int quiet)
 		ps_cpulist_format(tmp, CPU_SETSIZE, buf, sizeof(buf));
 		snprintf(msg, sizeof(msg), "started on the set %s of the daemon (pid %ld), "
 			 "not the user's: widened to %.200s for the command", list, pid, buf);
-		log_line(&quiet, msg);
+		ps_cli_live_log(&quiet, msg);
 	}
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void usage_run(FILE *f)
@@ -223,181 +193,6 @@ static void usage_run(FILE *f)
 	      f);
 }
 
-static void usage_daemon(FILE *f)
-{
-	fputs("Usage:\n"
-	      " powersched daemon [options]\n"
-	      "\n"
-	      "Manage the eligible threads of the whole system (not kernel threads,\n"
-	      "not real-time ones, not ones with an affinity of their own) with\n"
-	      "sched_setaffinity. SIGHUP reloads the config; SIGTERM and SIGINT put\n"
-	      "every mask back and exit.\n"
-	      "\n"
-	      "Options:\n"
-	      " -c, --config FILE     config (default /etc/powersched/daemon.conf; a\n"
-	      "                       missing default file means the defaults)\n"
-	      " -p, --policy P        overrides the config's policy (default: auto, as\n"
-	      "                       for run: performance on a server unless asked)\n"
-	      " -i, --interval D      overrides the config's interval\n"
-	      "     --max-changes N   overrides the config's max-changes\n"
-	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
-	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
-	      "                       a user's: as for run)\n"
-	      "     --metrics FILE    overrides the config's metrics file\n"
-	      "     --sysfs-root DIR  where auto reads power_supply and platform_profile\n"
-	      " -f, --foreground      stay in the foreground (the only mode: for systemd)\n"
-	      " -n, --dry-run         decide and log, change nothing\n"
-	      " -q, --quiet           no log lines\n"
-	      " -v, --verbose         log every interval's decision, not only changes\n"
-	      " -h, --help            display this help\n"
-	      "\n"
-	      "Config lines: policy P | interval D | max-changes N | metrics FILE |\n"
-	      "  include-comm NAME... | exclude-comm NAME... |\n"
-	      "  include-cgroup PATH... | exclude-cgroup PATH... |\n"
-	      "  exclude-containers yes|no (default yes)\n",
-	      f);
-}
-
-/* ---- config file (parsed by the library: ps_live_conf_parse) ---- */
-
-static int read_config(const char *path, int must_exist, struct ps_live_conf *c)
-{
-	static char text[PS_LIVE_CONF_MAX + 2];
-	char err[300];
-	ssize_t n;
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		if (!must_exist && errno == ENOENT) {
-			ps_live_conf_parse("", 0, c, err, sizeof(err));
-			return 0;
-		}
-		ps_err("config '%s': %s", path, strerror(errno));
-		return PS_EXIT_USAGE;
-	}
-	/* one byte more than the most allowed: a longer file is refused,
-	 * not cut */
-	while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	if (ps_live_conf_parse(text, len, c, err, sizeof(err))) {
-		ps_err("config '%s'%s %s", path, strncmp(err, "line ", 5) ? ":" : "", err);
-		return PS_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* ---- shared option handling ---- */
-
-static int build_cfg(const struct opts *o, struct ps_live_cfg *cfg, struct ps_model *m,
-		     const char *def_policy)
-{
-	const char *pol = o->policy ? o->policy : def_policy;
-	char *end;
-	long mc;
-
-	memset(cfg, 0, sizeof(*cfg));
-	if (ps_cli_policy(pol, &cfg->policy))
-		return PS_EXIT_USAGE;
-	if (ps_duration_parse(o->interval ? o->interval : "500ms", &cfg->interval_s) ||
-	    cfg->interval_s < 0.01 || cfg->interval_s > 3600) {
-		ps_err("interval '%s' is not a time from 10ms to 1h", o->interval);
-		return PS_EXIT_USAGE;
-	}
-	/* a user may not make cgroups under the root cgroup, and systemd's
-	 * user manager does not delegate cpuset (252: pids memory cpu) */
-	if (!o->backend || !strcmp(o->backend, "auto"))
-		cfg->backend = geteuid() ? PS_BACKEND_AFFINITY : PS_BACKEND_AUTO;
-	else if (!strcmp(o->backend, "cgroup"))
-		cfg->backend = PS_BACKEND_CGROUP;
-	else if (!strcmp(o->backend, "affinity"))
-		cfg->backend = PS_BACKEND_AFFINITY;
-	else if (!strcmp(o->backend, "scx"))
-		cfg->backend = PS_BACKEND_SCX;
-	else {
-		ps_err("unknown backend '%s' (cgroup, affinity, scx or auto)", o->backend);
-		return PS_EXIT_USAGE;
-	}
-	mc = PS_LIVE_DEFAULT_MAX_CHANGES;
-	if (o->max_changes) {
-		errno = 0;
-		mc = strtol(o->max_changes, &end, 10);
-		if (errno || *end || !*o->max_changes || mc < 2 || mc > 256) {
-			ps_err("max-changes '%s' is not a whole number from 2 to 256",
-			       o->max_changes);
-			return PS_EXIT_USAGE;
-		}
-	}
-	cfg->max_changes = (int)mc;
-	if (o->model) {
-		if (ps_cli_model(o->model, m))
-			return PS_EXIT_USAGE;
-	} else {
-		/* as plan and sim: the shipped model that fits this machine */
-		struct ps_topo *t;
-		char why[200];
-		int r;
-
-		if (ps_cli_topo(NULL, &t))
-			return PS_EXIT_FAIL;
-		r = ps_cli_model_for(NULL, t, m, why, sizeof(why));
-		ps_topo_free(t);
-		if (r)
-			return r;
-	}
-	cfg->model = m;
-	cfg->root = "/";
-	cfg->sysfs_root = o->sysfs_root;
-	if (o->state_dir) {
-		cfg->state_dir = o->state_dir;
-	} else {
-		static char dir[1024];
-
-		if (ps_cli_state_dir(dir, sizeof(dir), 1))
-			return PS_EXIT_FAIL;
-		cfg->state_dir = dir;
-	}
-	cfg->metrics_path = o->metrics && o->metrics[0] ? o->metrics : NULL;
-	cfg->dry_run = o->dry_run;
-	cfg->verbose = o->verbose;
-	return 0;
-}
-
-/* A backend asked for by name must be usable: only the default falls back
- * (to affinity, saying so). 0, or 1 (said). */
-static int check_backend(const char *cmd, const struct ps_live_cfg *cfg)
-{
-	char buf[512];
-	int n;
-
-	if (cfg->backend == PS_BACKEND_SCX && !cfg->dry_run) {
-		if (ps_live_scx_usable("/", buf, sizeof(buf))) {
-			ps_err("%s: backend scx: %s", cmd, buf);
-			return 1;
-		}
-		return 0;
-	}
-	if (cfg->backend != PS_BACKEND_CGROUP || cfg->dry_run)
-		return 0;
-	n = ps_cli_read_text("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf));
-	if (n <= 0) {
-		ps_err("%s: backend cgroup needs cgroup v2 at /sys/fs/cgroup: no "
-		       "cgroup.controllers there (a cgroup v1 or hybrid host?); use -b affinity",
-		       cmd);
-		return 1;
-	}
-	if (!strstr(buf, "cpuset")) {
-		ps_err("%s: backend cgroup needs the cpuset controller: "
-		       "/sys/fs/cgroup/cgroup.controllers lists only '%.*s'; use -b affinity",
-		       cmd, (int)strcspn(buf, "\n"), buf);
-		return 1;
-	}
-	return 0;
-}
-
-/* Whether execvp() could find and run CMD, as it searches PATH (the exec
- * itself still reports what changes in between). 1, or 0 with errno. */
 static int find_command(const char *cmd)
 {
 	const char *path = getenv("PATH"), *p;
@@ -422,148 +217,6 @@ static int find_command(const char *cmd)
 			break;
 	}
 	errno = denied ? EACCES : ENOENT;
-	return 0;
-}
-
-static int open_live(struct ps_live_cfg *cfg, struct ps_live **l)
-{
-	int r = ps_live_open(cfg, l);
-
-	if (r) {
-		ps_err("cannot start: %s (state directory %s)", strerror(-r), cfg->state_dir);
-		return PS_EXIT_FAIL;
-	}
-	return 0;
-}
-
-/* the dispositions ignore_sync_signals() changed, for the child */
-static struct sigaction old_pipe, old_xfsz;
-
-/*
- * Every signal whose default is to end the process is taken (and passed on
- * or acted on) or ignored: powersched must never die with masks and
- * cgroups left behind. SIGPIPE and SIGXFSZ come from our own writes (a
- * closed stderr pipe, a file limit): ignored, the write fails instead.
- */
-static void block_signals(sigset_t *set, sigset_t *old)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2,
-		SIGCHLD, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGXCPU,
-#ifdef SIGSTKFLT
-		SIGSTKFLT,
-#endif
-	};
-	struct sigaction ign;
-	size_t i;
-	int s;
-
-	sigemptyset(set);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(set, sigs[i]);
-	for (s = SIGRTMIN; s <= SIGRTMAX; s++)
-		sigaddset(set, s);
-	sigprocmask(SIG_BLOCK, set, old);
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old_pipe);
-	sigaction(SIGXFSZ, &ign, &old_xfsz);
-}
-
-/* in the child: the signal state powersched was started with */
-static void restore_signals(const sigset_t *old)
-{
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	sigaction(SIGXFSZ, &old_xfsz, NULL);
-	sigprocmask(SIG_SETMASK, old, NULL);
-}
-
-/* Wait up to secs for a signal; 0 on timeout. */
-static int wait_signal(const sigset_t *set, double secs, siginfo_t *si)
-{
-	struct timespec ts;
-	int s;
-
-	if (secs < 0)
-		secs = 0;
-	ts.tv_sec = (time_t)secs;
-	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
-	memset(si, 0, sizeof(*si));
-	s = sigtimedwait(set, si, &ts);
-	return s < 0 ? 0 : s;
-}
-
-/* ---- run ---- */
-
-static const struct option run_opts[] = {
-	{ "policy", required_argument, NULL, 'p' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "backend", required_argument, NULL, 'b' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "max-changes", required_argument, NULL, 'M' },
-	{ "state-dir", required_argument, NULL, 'S' },
-	{ "sysfs-root", required_argument, NULL, 'R' },
-	{ "metrics", required_argument, NULL, 'X' },
-	{ "plot", required_argument, NULL, 'P' },
-	{ "pid", required_argument, NULL, 'A' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* the daemon's: what its --help lists (a run-only option is refused, not
- * taken and ignored) */
-static const struct option daemon_opts[] = {
-	{ "config", required_argument, NULL, 'c' },
-	{ "policy", required_argument, NULL, 'p' },
-	{ "interval", required_argument, NULL, 'i' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "max-changes", required_argument, NULL, 'M' },
-	{ "state-dir", required_argument, NULL, 'S' },
-	{ "sysfs-root", required_argument, NULL, 'R' },
-	{ "metrics", required_argument, NULL, 'X' },
-	{ "foreground", no_argument, NULL, 'f' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_opts(int argc, char **argv, struct opts *o, const char *cmd,
-		      void (*usage)(FILE *))
-{
-	int daemon = !strcmp(cmd, "daemon");
-	const struct option *opts = daemon ? daemon_opts : run_opts;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0; /* one line of ours, not getopt's two */
-	while ((c = getopt_long(argc, argv, daemon ? "+:c:p:i:m:nqvfh" : "+:p:i:b:m:nqvh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'p': o->policy = optarg; break;
-		case 'i': o->interval = optarg; break;
-		case 'b': o->backend = optarg; break;
-		case 'm': o->model = optarg; break;
-		case 'c': o->config = optarg; break;
-		case 'M': o->max_changes = optarg; break;
-		case 'S': o->state_dir = optarg; break;
-		case 'R': o->sysfs_root = optarg; break;
-		case 'X': o->metrics = optarg; break;
-		case 'P': o->plot = optarg; break;
-		case 'A': o->pid = optarg; break;
-		case 'n': o->dry_run = 1; break;
-		case 'q': o->quiet = 1; break;
-		case 'v': o->verbose = 1; break;
-		case 'f': o->foreground = 1; break;
-		case 'h': usage(stdout); return -1;
-		default:
-			return ps_cli_bad_option(cmd, c, argv, opts);
-		}
-	}
 	return 0;
 }
 
@@ -692,6 +345,7 @@ static int plot_recording(const char *path, struct ps_live *l, const struct reco
  * PID cannot be another's by the time we look at it), not PID 1, not a
  * kernel thread, not ourselves, and (for an ordinary user) the user's own.
  * 0 with *pidfd, or PS_EXIT_USAGE (said, one line). */
+
 static int check_attach(const char *arg, pid_t *out, int *pidfd)
 {
 	char path[64], buf[1024], *end;
@@ -751,7 +405,7 @@ static int check_attach(const char *arg, pid_t *out, int *pidfd)
 
 int ps_cmd_run(int argc, char **argv)
 {
-	struct opts o;
+	struct ps_cli_live_opts o;
 	struct ps_live_cfg cfg;
 	struct ps_live_summary sum;
 	struct ps_model m;
@@ -772,7 +426,7 @@ int ps_cmd_run(int argc, char **argv)
 	int pidfd = -1;
 	char what[200];
 
-	r = parse_opts(argc, argv, &o, "run", usage_run);
+	r = ps_cli_live_parse_opts(argc, argv, &o, "run", usage_run);
 	if (r)
 		return r < 0 ? PS_EXIT_OK : r;
 	if (o.pid) {
@@ -806,7 +460,7 @@ int ps_cmd_run(int argc, char **argv)
 			return PS_EXIT_USAGE;
 		}
 	}
-	r = build_cfg(&o, &cfg, &m, "auto");
+	r = ps_cli_live_build_cfg(&o, &cfg, &m, "auto");
 	if (r)
 		return r;
 	if (target)
@@ -815,7 +469,7 @@ int ps_cmd_run(int argc, char **argv)
 	 * command runs: not after it, with a summary of a run that never was */
 	if ((o.plot && ps_cli_check_out("run", "plot file", o.plot)) ||
 	    (o.metrics && o.metrics[0] && ps_cli_check_out("run", "metrics file", o.metrics)) ||
-	    check_backend("run", &cfg))
+	    ps_cli_live_check_backend("run", &cfg))
 		return PS_EXIT_USAGE;
 	if (target) {
 		/* the daemon manages every process: the two would set the same
@@ -837,20 +491,20 @@ int ps_cmd_run(int argc, char **argv)
 	}
 	cfg.name = "run";
 	cfg.attached = target != 0;
-	cfg.log = log_line;
+	cfg.log = ps_cli_live_log;
 	cfg.log_arg = &o.quiet;
 	/* a dry run too: the daemon leaves every run's tree to it */
 	if (!target)
 		leave_daemon_set(cfg.state_dir, o.quiet);
-	block_signals(&set, &old);
-	r = open_live(&cfg, &l);
+	ps_cli_live_block_signals(&set, &old);
+	r = ps_cli_live_open(&cfg, &l);
 	if (r)
 		return r;
 	if (target) {
-		t0 = now_s();
+		t0 = ps_cli_live_now();
 		pid = target;
 		ps_live_set_child(l, pid);
-		log_line(&o.quiet, o.dry_run ? "attached to the running process (a dry run: no mask "
+		ps_cli_live_log(&o.quiet, o.dry_run ? "attached to the running process (a dry run: no mask "
 			 "is changed); SIGINT or SIGTERM detaches" :
 			 "attached to the running process; SIGINT or SIGTERM detaches, putting its "
 			 "masks back");
@@ -866,7 +520,7 @@ int ps_cmd_run(int argc, char **argv)
 	/* orphans of CMD's tree (a double fork) become our children, so they
 	 * stay in the managed tree and are put back at the end */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	t0 = now_s();
+	t0 = ps_cli_live_now();
 	pid = fork();
 	if (pid < 0) {
 		ps_err("run: fork: %s", strerror(errno));
@@ -886,7 +540,7 @@ int ps_cmd_run(int argc, char **argv)
 			}
 		}
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
-		restore_signals(&old);
+		ps_cli_live_restore_signals(&old);
 		ps_live_child_reset(l);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "powersched: run: cannot run '%s': %s\n", argv[optind],
@@ -905,31 +559,31 @@ attached:
 		r = ps_ppd_hold(hold_bus, "performance", why, &hold_cookie);
 		if (!r) {
 			held = 1;
-			log_line(&o.quiet, "power-profiles-daemon: holding the performance profile");
+			ps_cli_live_log(&o.quiet, "power-profiles-daemon: holding the performance profile");
 		} else if (r != -ENOENT) {
 			char msg[200];
 
 			snprintf(msg, sizeof(msg), "power-profiles-daemon: no hold on performance: %s",
 				 strerror(-r));
-			log_line(&o.quiet, msg);
+			ps_cli_live_log(&o.quiet, msg);
 		}
 	}
-	next = now_s() + cfg.interval_s;
+	next = ps_cli_live_now() + cfg.interval_s;
 	while (!exited) {
 		/* attached: the process's end is looked for every 0.1 s */
-		sig = wait_signal(&set, target && next - now_s() > 0.1 ? 0.1 : next - now_s(), &si);
+		sig = ps_cli_live_wait_signal(&set, target && next - ps_cli_live_now() > 0.1 ? 0.1 : next - ps_cli_live_now(), &si);
 		if (target) {
 			struct pollfd pf = { .fd = pidfd, .events = POLLIN };
 
 			if (sig == SIGINT || sig == SIGTERM || sig == SIGQUIT || sig == SIGHUP) {
-				log_line(&o.quiet, "detaching: a signal");
+				ps_cli_live_log(&o.quiet, "detaching: a signal");
 				break; /* the process is not ours to signal */
 			}
 			if (poll(&pf, 1, 0) == 1) {
 				exited = 1;
 				break;
 			}
-			if (sig || now_s() < next)
+			if (sig || ps_cli_live_now() < next)
 				continue;
 		} else if (sig == SIGCHLD) {
 			pid_t w;
@@ -954,14 +608,14 @@ attached:
 				kill(pid, sig); /* passed on */
 			continue;
 		}
-		r = ps_live_step(l, now_s());
+		r = ps_live_step(l, ps_cli_live_now());
 		if (r)
 			ps_err("run: interval failed: %s", strerror(-r));
 		else if (o.plot)
-			record(&rec, l, now_s());
+			record(&rec, l, ps_cli_live_now());
 		next += cfg.interval_s;
-		if (next < now_s())
-			next = now_s() + cfg.interval_s;
+		if (next < ps_cli_live_now())
+			next = ps_cli_live_now() + cfg.interval_s;
 	}
 	/* The CPU time of the command's whole tree: orphans it left (a shell's
 	 * background jobs it killed but never waited for) are our children
@@ -982,13 +636,13 @@ attached:
 	if (pidfd >= 0)
 		close(pidfd);
 	if (held && !ps_ppd_release(hold_bus, hold_cookie))
-		log_line(&o.quiet, "power-profiles-daemon: performance hold released");
+		ps_cli_live_log(&o.quiet, "power-profiles-daemon: performance hold released");
 	ps_ppd_close(hold_bus);
 	if (target || o.plot)
 		ps_live_scan_next(l); /* the tree's CPU time is read at scans */
-	ps_live_step(l, now_s()); /* the last stretch, for the figures */
+	ps_live_step(l, ps_cli_live_now()); /* the last stretch, for the figures */
 	if (o.plot)
-		record(&rec, l, now_s());
+		record(&rec, l, ps_cli_live_now());
 	ps_live_summary(l, &sum);
 	if (o.plot && plot_recording(o.plot, l, &rec, &sum, what, target != 0))
 		ps_err("run: plot '%s': cannot write it (%d intervals recorded)", o.plot, rec.n);
@@ -1002,7 +656,7 @@ attached:
 	{
 		/* labelled: what the command used, and what the machine did (its
 		 * energy and active packages and cores count every task on it) */
-		double wall = now_s() - t0,
+		double wall = ps_cli_live_now() - t0,
 		       cpu = target ? sum.managed_cpu_s :
 			     (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 			     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
@@ -1044,176 +698,3 @@ attached:
 	return WEXITSTATUS(status);
 }
 
-/* ---- daemon ---- */
-
-static int daemon_cfg(const struct opts *o, struct ps_live_conf *dc, struct ps_live_cfg *cfg,
-		      struct ps_model *m)
-{
-	const char *path = o->config ? o->config : "/etc/powersched/daemon.conf";
-	struct opts eff = *o;
-	int r = read_config(path, o->config != NULL, dc);
-
-	if (r)
-		return r;
-	if (!eff.policy && dc->policy[0])
-		eff.policy = dc->policy;
-	if (!eff.interval && dc->interval[0])
-		eff.interval = dc->interval;
-	if (!eff.max_changes && dc->max_changes[0])
-		eff.max_changes = dc->max_changes;
-	if (!eff.metrics && dc->metrics[0])
-		eff.metrics = dc->metrics;
-	eff.backend = "affinity";
-	r = build_cfg(&eff, cfg, m, "auto");
-	if (r)
-		return r;
-	if (eff.metrics && eff.metrics[0] && ps_cli_check_out("daemon", "metrics file", eff.metrics))
-		return PS_EXIT_USAGE;
-	cfg->name = "daemon";
-	cfg->whole_system = 1;
-	cfg->include_comm = (const char *const *)dc->inc;
-	cfg->exclude_comm = (const char *const *)dc->exc;
-	cfg->include_cgroup = (const char *const *)dc->incg;
-	cfg->exclude_cgroup = (const char *const *)dc->excg;
-	cfg->exclude_containers = dc->exclude_containers;
-	cfg->quiet_parked = dc->quiet_parked;
-	return 0;
-}
-
-int ps_cmd_daemon(int argc, char **argv)
-{
-	static struct ps_live_conf dc[2];
-	struct opts o;
-	struct ps_live_cfg cfg, ncfg;
-	struct ps_model m[2];
-	struct ps_live *l = NULL;
-	sigset_t set, old;
-	siginfo_t si;
-	int r, cur = 0, sig, stop = 0;
-	double next;
-
-	r = parse_opts(argc, argv, &o, "daemon", usage_daemon);
-	if (r)
-		return r < 0 ? PS_EXIT_OK : r;
-	if (optind < argc) {
-		ps_err("daemon: unexpected argument '%s'", argv[optind]);
-		return PS_EXIT_USAGE;
-	}
-	r = daemon_cfg(&o, &dc[cur], &cfg, &m[cur]);
-	if (r)
-		return r;
-	cfg.log = log_line;
-	cfg.log_arg = &o.quiet;
-	block_signals(&set, &old);
-	r = open_live(&cfg, &l);
-	if (r)
-		return r;
-	log_line(&o.quiet, "daemon started");
-	next = now_s();
-	while (!stop) {
-		sig = wait_signal(&set, next - now_s(), &si);
-		if (sig == SIGTERM || sig == SIGINT || sig == SIGQUIT) {
-			stop = 1;
-		} else if (sig == SIGHUP) {
-			/* a bad new config keeps the old one */
-			if (!daemon_cfg(&o, &dc[!cur], &ncfg, &m[!cur])) {
-				ncfg.log = log_line;
-				ncfg.log_arg = &o.quiet;
-				if (!ps_live_reconfigure(l, &ncfg)) {
-					cur = !cur;
-					cfg = ncfg; /* the new interval too */
-					log_line(&o.quiet, "SIGHUP: config reloaded");
-				}
-			} else {
-				log_line(&o.quiet, "SIGHUP: config not reloaded, keeping the old one");
-			}
-		} else if (!sig) {
-			r = ps_live_step(l, now_s());
-			if (r)
-				ps_err("daemon: interval failed: %s", strerror(-r));
-			next += cfg.interval_s;
-			if (next < now_s())
-				next = now_s() + cfg.interval_s;
-		}
-	}
-	ps_live_close(l);
-	log_line(&o.quiet, cfg.dry_run ? "daemon stopped (a dry run: no mask was changed)" :
-		 "daemon stopped, every mask put back");
-	return PS_EXIT_OK;
-}
-
-static void usage_restore(FILE *f)
-{
-	fputs("Usage:\n"
-	      " powersched restore [options]\n"
-	      "\n"
-	      "Put back what a run or daemon that did not exit cleanly changed (killed,\n"
-	      "or stopped by systemd after TimeoutStopSec): replay the journals of\n"
-	      "instances that are gone, as the next run or daemon would at its start.\n"
-	      "A journal whose instance still runs is left alone. The unit runs it as\n"
-	      "ExecStopPost.\n"
-	      "\n"
-	      "Options:\n"
-	      "     --state-dir DIR   the state directory (default: yours; root's is\n"
-	      "                       " PS_SYSTEM_STATE_DIR ")\n"
-	      " -q, --quiet           say nothing when there was nothing to put back\n"
-	      " -h, --help            display this help\n"
-	      "\n"
-	      "Exit status: 0 (also when there was nothing to put back), 1 when the\n"
-	      "state directory is not private to you, 2 for bad usage.\n",
-	      f);
-}
-
-int ps_cmd_restore(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "state-dir", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *dir = NULL;
-	char def[1024];
-	int c, quiet = 0, loud = 0, journals, threads, r;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S': dir = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'h': usage_restore(stdout); return PS_EXIT_OK;
-		default:
-			return ps_cli_bad_option("restore", c, argv, opts);
-		}
-	}
-	if (optind < argc) {
-		ps_err("restore: unexpected argument '%s'", argv[optind]);
-		return PS_EXIT_USAGE;
-	}
-	if (!dir) {
-		/* the name only: whether it is there and private is
-		 * ps_live_restore_dir()'s to say, as for --state-dir */
-		ps_cli_state_dir(def, sizeof(def), 0);
-		dir = def;
-	}
-	r = ps_live_restore_dir(dir, log_line, &loud, &journals, &threads);
-	if (r == -ENOENT) {
-		if (!quiet)
-			fprintf(stderr, "powersched: restore: nothing to put back (no state "
-				"directory %s)\n", dir);
-		return PS_EXIT_OK;
-	}
-	if (r) {
-		ps_err("restore: state directory %s: %s", dir,
-		       r == -EPERM ? "not a directory of yours that only you can write: refused" :
-				     strerror(-r));
-		return PS_EXIT_FAIL;
-	}
-	if (journals)
-		fprintf(stderr, "powersched: restore: %d journal(s) of instances that are gone "
-			"replayed, %d thread mask(s) put back\n", journals, threads);
-	else if (!quiet)
-		fprintf(stderr, "powersched: restore: nothing to put back in %s\n", dir);
-	return PS_EXIT_OK;
-}
