@@ -366,8 +366,8 @@ int ps_cli_instance_alive(const char *dir, long pid, unsigned long long *start)
 			close(fd);
 		/* no journal we may read (a dry run keeps none; another
 		 * user's is private): not the PID alone, which any process
-		 * may have (issue 23 item 9: a planted dead instance with a
-		 * live PID showed "active"), but a process called powersched
+		 * may have (a planted dead instance with a live PID would
+		 * show "active"), but a process called powersched
 		 * of the directory's owner, which nobody else can fake */
 		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
 		c = fopen(path, "re");

@@ -334,9 +334,9 @@ static int affinity_apply(struct ps_live *l, int changed)
 			continue;
 		/* recorded just now: what it has is what was read a moment ago
 		 * (the new set, or a mask to replace with it), never a mask we
-		 * gave it before. Compared with the interval before's set, a
-		 * thread born on every PU as the set grew to every PU read as
-		 * changed by the user, and was let go (issue 23, item 2) */
+		 * gave it before: compared with the interval before's set, a
+		 * thread born on every PU as the set grew to every PU would read
+		 * as changed by the user, and be let go */
 		if (t->newrec) {
 			t->newrec = 0;
 			if (!t->fresh)

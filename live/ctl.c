@@ -669,8 +669,8 @@ void ps_live_close(struct ps_live *l)
 	}
 	/* the threads born since the last interval carry our set too; a full
 	 * listing (no cached parents) records them for the restore (run and
-	 * the daemon alike: a child forked just before the stop stayed
-	 * confined, issue 23 item 3) */
+	 * the daemon alike: else a child forked just before the stop stays
+	 * confined) */
 	int swept = 0;
 
 	if (l->journal_fd >= 0 && l->started && l->be->sweep) {

@@ -55,7 +55,7 @@ double ps_demand_saturation(const double *busy, const unsigned char *allowed, in
  * served in full, at 0.28 it is not; a package-wide clock follows its
  * busiest core and moves the package's watts by ~6%), so with the raw
  * figures the placement went between two candidates interval after
- * interval (issue 12: 4 mask changes in 6 s for 8 x 50%), beyond what the
+ * interval (4 mask changes in 6 s for 8 x 50%), beyond what the
  * policy's 2% keep margin absorbs. The placement reads, per thread, an
  * exponential average of half-life PS_DEMAND_PLACE_HALF_LIFE_S (two
  * intervals at the default 500 ms), held until it moves by more than
@@ -258,9 +258,9 @@ int ps_demand_pool(double small, double *out, int max);
  *           policy was not counting towards a shrink (low_streak 0), and no
  *           thread that counts on its own had a falling figure (asleep:
  *           it passes under PS_LIVE_SMALL_UTIL within a few intervals at
- *           100 ms, at once at 500 ms, and frees a PU: before this rule,
- *           tests/cli/live.sh's bash gone to sleep kept a second PU
- *           through 14 quiet intervals)
+ *           100 ms, at once at 500 ms, and frees a PU: without it, a
+ *           shell gone to sleep keeps a second PU through 14 quiet
+ *           intervals, tests/cli/live.sh)
  * @born: a task (process or thread) that may be ours was created since the
  *        last look (/proc/loadavg's last PID moved, and the source could not
  *        rule the new ones out)

@@ -610,7 +610,7 @@ int ps_live_restore_journal(const char *root, const char *path,
 					continue;
 				/* a record's mask is the machine's (the online CPUs
 				 * when it was written): the machine's now, with the
-				 * CPUs brought online since (issue 23 item 9) */
+				 * CPUs brought online since */
 				online_now(root, bits, nbits);
 				/* done after the last set: that set alone (every
 				 * thread of ours had it); else the one before too */

@@ -268,7 +268,7 @@ static void mark_tree(const struct proc_ent *pe, int n, unsigned char *mark,
 
 /*
  * run's tree, from parents cached over up to 16 scans: a process joining
- * the tree by a cached parent is looked at again first (issue 23 item 9).
+ * the tree by a cached parent is looked at again first.
  * Its parent may have died since (it was reparented) and the parent's PID
  * been reused by a process of the tree, or the PID itself be another
  * process's now: the tree is marked again with what /proc says now.
@@ -493,7 +493,7 @@ int ps_live_members_tree(struct ps_live *l, int (*each)(struct ps_live *, pid_t)
 			/* new, and born into an excluded cgroup (a container a
 			 * runtime of ours started): never listed, so its masks
 			 * are looked at once, and one inherited from us goes
-			 * back (issue 23 item 4) */
+			 * back: a container would keep our set for good */
 			else if (first_look && pe[i].excluded && l->nhist && l->be->release &&
 				 !(l->nprocs && bsearch(&pe[i], l->procs, (size_t)l->nprocs,
 							sizeof(pe[i]), cmp_proc)))

@@ -55,7 +55,7 @@ int ps_live_metrics_write(const char *path, const struct ps_live_figures *x)
 	int k;
 
 	/* a new temporary file, renamed over path: a link planted at
-	 * path.tmp (or at path) is never followed (issue 23, item 7) */
+	 * path.tmp (or at path) by another user is never followed */
 	f = ps_out_open(&o, path, 0644);
 	if (!f)
 		return -errno;

@@ -33,8 +33,8 @@ static const struct {
 };
 
 /* Is irqbalance running? A process named so, of root's: a name alone is
- * anyone's to take (an ordinary user's process called irqbalance turned
- * IRQ parking off for everyone, issue 23 item 9), and irqbalance runs as
+ * anyone's to take (an ordinary user's process called irqbalance would
+ * turn IRQ parking off for everyone), and irqbalance runs as
  * root. The owner of /proc/PID is the process's effective uid. */
 static int irqbalance_runs(const struct ps_live *l)
 {

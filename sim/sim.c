@@ -293,10 +293,9 @@ static int on_interval(struct sim *s)
 	 * The oracle is a bound: each interval, the lower energy per work of
 	 * the candidate family's best placement for what was asked and of
 	 * the placement that ran, charged for the work that ran. Summed so,
-	 * the policy's energy per work can never be under it (issue 24 item
-	 * 3: the candidates alone, at fill 1.0 of the asked demand, were
-	 * beaten by 2.2% on docs/simulator.md's second example, a negative distance
-	 * to "the limit").
+	 * the policy's energy per work can never be under it (the candidates
+	 * alone, at fill 1.0 of the asked demand, are beaten by 2.2% on
+	 * docs/simulator.md's second example: a bound must not be).
 	 */
 	{
 		double ow = 0, bound_w;
