@@ -11,7 +11,7 @@
 set -u
 PS=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
-scen=${*:-baseline power performance grow restore hotplug daemon nolost faults}
+scen=${*:-baseline power performance grow restore hotplug daemon ownership nolost faults}
 img=$(mktemp /tmp/psvm-initrd.XXXXXX)
 trap 'rm -f "$img"' EXIT
 sh "$here/mkinitrd.sh" "$PS" "$img" || { echo "vm: cannot build the initramfs"; exit 1; }
