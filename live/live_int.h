@@ -292,6 +292,9 @@ struct ps_live_sysops {
 	unsigned long long (*now_ticks)(const struct ps_live *l);
 	/* the TIDs of process pid, malloc'd in *out: how many */
 	int (*threads)(const struct ps_live *l, pid_t pid, pid_t **out);
+	/* ps_live_guarded_write()'s write (NULL: ps_live_write_file()): a
+	 * test makes the kernel's reset and a user's taskset happen there */
+	int (*guarded_file_write)(const char *path, const char *text);
 };
 extern const struct ps_live_sysops ps_live_sys_kernel;
 extern const struct ps_live_sysops *ps_live_sys;

@@ -30,7 +30,7 @@ void ps_live_logf(void (*log)(void *, const char *), void *arg, const char *fmt,
 
 int ps_live_write_file(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC), r = 0;
 	size_t n = strlen(text);
 
 	if (fd < 0)
@@ -202,11 +202,41 @@ struct aff_snap {
 };
 
 /*
+ * What the reset gives a task: the CPUs of the root cpuset (the online
+ * CPUs but isolated ones), where the cgroups below take theirs from when
+ * cpuset is turned on or off in the root's subtree_control. 0, or -errno.
+ */
+static int reset_target(const char *root, cpu_set_t *set, size_t sz)
+{
+	const char *r = strcmp(root, "/") ? root : "";
+	unsigned char bits[PS_LIVE_MAX_CPUS];
+	char path[1100], buf[4096];
+	int i;
+
+	snprintf(path, sizeof(path), "%s/sys/fs/cgroup/cpuset.cpus.effective", r);
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0 || buf[0] == '\n') {
+		snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", r);
+		if (ps_live_read_file(path, buf, sizeof(buf)) <= 0)
+			return -ENOENT;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	if (ps_cpulist_parse(buf, bits, PS_LIVE_MAX_CPUS))
+		return -EINVAL;
+	CPU_ZERO_S(sz, set);
+	for (i = 0; i < PS_LIVE_MAX_CPUS; i++)
+		if (bits[i])
+			CPU_SET_S((size_t)i, sz, set);
+	return 0;
+}
+
+/*
  * Write text to file (a cgroup.subtree_control) with every task's affinity
- * recorded before and put back after where it changed: before Linux 6.2
- * (commit da019032819a) enabling or disabling the cpuset controller resets
- * the affinity of the tasks in the cgroups below to their cpuset's CPUs, so
- * a user's taskset would be lost.
+ * recorded before and put back after where the write reset it: before
+ * Linux 6.2 (commit da019032819a) enabling or disabling the cpuset
+ * controller resets the affinity of the tasks in the cgroups below to their
+ * cpuset's CPUs, so a user's taskset would be lost. A task whose mask
+ * changed to anything else in the meantime was changed by someone (a
+ * taskset during the write): theirs, left as it is.
  */
 int ps_live_guarded_write(const char *root, const char *file, const char *text,
 			  void (*log)(void *, const char *), void *arg)
@@ -214,9 +244,9 @@ int ps_live_guarded_write(const char *root, const char *file, const char *text,
 	char path[1100];
 	struct aff_snap *s = NULL;
 	size_t sz = CPU_ALLOC_SIZE(PS_LIVE_MAX_CPUS);
-	int n = 0, cap = 0, r, fixed = 0, i;
+	int n = 0, cap = 0, r, fixed = 0, theirs = 0, have_target, i;
 	struct dirent *pd, *td;
-	cpu_set_t *now;
+	cpu_set_t *now, *target;
 	DIR *d, *t;
 
 	snprintf(path, sizeof(path), "%s/proc", strcmp(root, "/") ? root : "");
@@ -257,20 +287,34 @@ int ps_live_guarded_write(const char *root, const char *file, const char *text,
 	}
 	if (d)
 		closedir(d);
-	r = ps_live_write_file(file, text);
+	r = ps_live_sys->guarded_file_write ? ps_live_sys->guarded_file_write(file, text) :
+					      ps_live_write_file(file, text);
 	now = CPU_ALLOC(PS_LIVE_MAX_CPUS);
+	target = CPU_ALLOC(PS_LIVE_MAX_CPUS);
+	have_target = target && !reset_target(root, target, sz);
 	for (i = 0; i < n; i++) {
 		if (now && !sched_getaffinity(s[i].tid, sz, now) &&
-		    !CPU_EQUAL_S(sz, now, s[i].set) && !sched_setaffinity(s[i].tid, sz, s[i].set))
-			fixed++;
+		    !CPU_EQUAL_S(sz, now, s[i].set)) {
+			/* the reset's value, or (unknown: no root cpuset, no
+			 * online file) any change: put back; else someone's */
+			if (have_target && !CPU_EQUAL_S(sz, now, target))
+				theirs++;
+			else if (!sched_setaffinity(s[i].tid, sz, s[i].set))
+				fixed++;
+		}
 		CPU_FREE(s[i].set);
 	}
 	if (now)
 		CPU_FREE(now);
+	if (target)
+		CPU_FREE(target);
 	free(s);
 	if (fixed)
 		ps_live_logf(log, arg, "'%s' in %s reset the affinity of %d task(s) (a kernel "
 			     "before 6.2): each put back as it was", text, file, fixed);
+	if (theirs)
+		ps_live_logf(log, arg, "'%s' in %s: %d task(s) given another mask meanwhile, not "
+			     "the reset's: left as they are", text, file, theirs);
 	return r;
 }
 

@@ -3,6 +3,9 @@
  * the user's, a journal that is not trusted or torn). */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +14,7 @@
 #include "ps/live.h"
 #include "ps/liveconf.h"
 #include "ps/livectl.h"
+#include "../../live/live_int.h"
 
 static void test_journal_lines(void **state)
 {
@@ -597,10 +601,116 @@ static void test_f6_failed_restore_kept(void **state)
 /* issue 14 finding 10: the config parser is strict (size, NUL, one value,
  * name length) and nothing of a bad file is used */
 
+/*
+ * ps_live_guarded_write(): on a kernel before 6.2, turning cpuset on or
+ * off in the root's subtree_control resets the masks of the tasks below to
+ * the root cpuset's CPUs. The write's reset is put back; a mask someone
+ * changed to anything else during the write (a user's taskset) is theirs
+ * and kept. The write is the test's: it makes both happen, on real tasks.
+ */
+static pid_t gw_kid[4];
+static cpu_set_t gw_during[4];
+static int gw_change[4];
+
+static int gw_write(const char *path, const char *text)
+{
+	int i;
+
+	(void)path;
+	(void)text;
+	for (i = 0; i < 4; i++)
+		if (gw_change[i] && sched_setaffinity(gw_kid[i], sizeof(cpu_set_t), &gw_during[i]))
+			return -errno;
+	return 0;
+}
+
+static void two_cpus(cpu_set_t *s, int a, int b)
+{
+	CPU_ZERO(s);
+	CPU_SET(a, s);
+	if (b >= 0)
+		CPU_SET(b, s);
+}
+
+static void test_guarded_write_user_change_kept(void **state)
+{
+	struct ps_live_sysops ops = ps_live_sys_kernel;
+	char root[] = "/tmp/ps-gw-XXXXXX", path[512];
+	cpu_set_t all, before[4], got;
+	int c0 = -1, c1 = -1, i, logs = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &all)) {
+			if (c0 < 0)
+				c0 = i;
+			else if (c1 < 0)
+				c1 = i;
+		}
+	if (c1 < 0)
+		skip(); /* one CPU: no mask to change */
+	assert_non_null(mkdtemp(root));
+	/* what the reset gives: the root cpuset's CPUs, here (no cgroup2
+	 * root under this root) the online ones: c0 and c1 */
+	snprintf(path, sizeof(path), "mkdir -p %s/sys/devices/system/cpu", root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%d,%d\n", c0, c1);
+	fclose(f);
+	two_cpus(&before[0], c0, -1); /* reset to c0,c1: put back to c0 */
+	two_cpus(&gw_during[0], c0, c1);
+	two_cpus(&before[1], c0, c1); /* a user's taskset to c1: theirs */
+	two_cpus(&gw_during[1], c1, -1);
+	two_cpus(&before[2], c1, -1); /* a user's taskset to c0: theirs */
+	two_cpus(&gw_during[2], c0, -1);
+	two_cpus(&before[3], c0, -1); /* untouched: stays */
+	for (i = 0; i < 4; i++) {
+		gw_change[i] = i < 3;
+		gw_kid[i] = fork();
+		assert_true(gw_kid[i] >= 0);
+		if (!gw_kid[i]) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				pause();
+		}
+		assert_int_equal(sched_setaffinity(gw_kid[i], sizeof(cpu_set_t), &before[i]), 0);
+		/* the fake root's /proc lists these four tasks alone */
+		snprintf(path, sizeof(path), "mkdir -p %s/proc/%d/task/%d", root, (int)gw_kid[i],
+			 (int)gw_kid[i]);
+		assert_int_equal(system(path), 0);
+	}
+	ops.guarded_file_write = gw_write;
+	ps_live_sys = &ops;
+	i = ps_live_guarded_write(root, "/nonexistent/cgroup.subtree_control", "+cpuset",
+				  count_log, &logs);
+	ps_live_sys = &ps_live_sys_kernel;
+	assert_int_equal(i, 0);
+	assert_int_equal(sched_getaffinity(gw_kid[0], sizeof(got), &got), 0);
+	assert_true(CPU_EQUAL(&got, &before[0]));
+	assert_int_equal(sched_getaffinity(gw_kid[1], sizeof(got), &got), 0);
+	assert_true(CPU_EQUAL(&got, &gw_during[1]));
+	assert_int_equal(sched_getaffinity(gw_kid[2], sizeof(got), &got), 0);
+	assert_true(CPU_EQUAL(&got, &gw_during[2]));
+	assert_int_equal(sched_getaffinity(gw_kid[3], sizeof(got), &got), 0);
+	assert_true(CPU_EQUAL(&got, &before[3]));
+	assert_int_equal(logs, 2); /* one put back, two left as theirs */
+	for (i = 0; i < 4; i++) {
+		kill(gw_kid[i], SIGKILL);
+		waitpid(gw_kid[i], NULL, 0);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_journal_lines),
+		cmocka_unit_test(test_guarded_write_user_change_kept),
 		cmocka_unit_test(test_restore_real_thread),
 		cmocka_unit_test(test_restore_cgroup_tree),
 		cmocka_unit_test(test_restore_parked_tree),
