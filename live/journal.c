@@ -373,13 +373,13 @@ static int restore_cgroup(const char *root, const char *path, const char *origin
 			  void (*log)(void *, const char *), void *arg)
 {
 	char file[PS_JOURNAL_FIELD + 64], dst[PS_JOURNAL_FIELD + 64], *buf, *p, *nl;
-	int n, moved = 0, tries, r;
+	char to[PS_JOURNAL_FIELD + 8];
+	int n, moved = 0, elsewhere = 0, tries, r;
 
 	buf = malloc(1 << 20);
 	if (!buf)
 		return -ENOMEM;
-	snprintf(dst, sizeof(dst), "%s/sys/fs/cgroup%s/cgroup.procs", root,
-		 strcmp(origin, "/") ? origin : "");
+	snprintf(to, sizeof(to), "%s", origin);
 	snprintf(file, sizeof(file), "%s/sys/fs/cgroup%s/cgroup.procs", root, path);
 	/* new tasks may be forked while we move: a few passes */
 	for (tries = 0; tries < 5; tries++) {
@@ -394,15 +394,37 @@ static int restore_cgroup(const char *root, const char *path, const char *origin
 				nl = p + strlen(p);
 			if (!*p)
 				continue;
-			r = ps_live_write_file(dst, p);
+			/*
+			 * Into the origin; when it is gone (removed since, e.g.
+			 * a unit's cgroup after its stop) or takes no
+			 * processes (it has controllers for children now), its
+			 * nearest parent that does, up to the root, which
+			 * always does: never left under our narrow cpuset.
+			 */
+			for (;;) {
+				snprintf(dst, sizeof(dst), "%s/sys/fs/cgroup%s/cgroup.procs", root,
+					 strcmp(to, "/") ? to : "");
+				r = ps_live_write_file(dst, p);
+				if ((r != -ENOENT && r != -EBUSY && r != -EOPNOTSUPP) ||
+				    !strcmp(to, "/"))
+					break;
+				*strrchr(to, '/') = '\0';
+				if (!to[0])
+					snprintf(to, sizeof(to), "/");
+			}
 			if (r && r != -ESRCH)
 				ps_live_logf(log, arg, "restore: moving %s back to %s: %s", p,
-					     origin, strerror(-r));
+					     to, strerror(-r));
 			else
 				moved++;
+			elsewhere += !r && strcmp(to, origin);
 		}
 	}
 	free(buf);
+	if (elsewhere)
+		ps_live_logf(log, arg, "restore: cgroup %s is gone or takes no processes: %d "
+			     "process(es) moved to %s, its nearest parent that takes them",
+			     origin, elsewhere, to);
 	snprintf(file, sizeof(file), "%s/sys/fs/cgroup%s", root, path);
 	if (rmdir(file) && errno != ENOENT) {
 		r = -errno;
@@ -410,7 +432,7 @@ static int restore_cgroup(const char *root, const char *path, const char *origin
 		return r;
 	}
 	ps_live_logf(log, arg, "restore: cgroup %s removed, %d process(es) back in %s",
-		     path, moved, origin);
+		     path, moved, to);
 	return 0;
 }
 

@@ -256,6 +256,41 @@ static void test_restore_cgroup_tree(void **state)
 }
 
 
+/*
+ * The origin cgroup is gone (a unit's cgroup removed after its stop): the
+ * processes go to its nearest parent that exists, else the root, never
+ * stay under our cpuset at every retry.
+ */
+static void test_restore_cgroup_origin_gone(void **state)
+{
+	char *root = make_tmpdir(), path[4096], buf[64] = "";
+	int restored = -1, logs = 0, k;
+	const char *journal[] = {
+		"owner 9 1\ncgroup /powersched-run-9 /app.slice/gone.service\n",
+		"owner 9 1\ncgroup /powersched-run-9 /also/gone\n",
+	};
+	const char *want[] = { "sys/fs/cgroup/app.slice/cgroup.procs", "sys/fs/cgroup/cgroup.procs" };
+	FILE *f;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		write_file(root, "sys/fs/cgroup/cgroup.procs", "");
+		write_file(root, "sys/fs/cgroup/app.slice/cgroup.procs", "");
+		write_file(root, "sys/fs/cgroup/powersched-run-9/cgroup.procs", "4321\n");
+		write_file(root, "state/journal.9", journal[k]);
+		snprintf(path, sizeof(path), "%s/state/journal.9", root);
+		assert_int_equal(ps_live_restore_journal(root, path, count_log, &logs, &restored), 0);
+		snprintf(path, sizeof(path), "%s/%s", root, want[k]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		assert_string_equal(buf, "4321");
+	}
+	remove_tree(root);
+	free(root);
+}
+
 /* the CPU list of a cpu_set_t */
 static void set_list(const cpu_set_t *set, char *out, size_t len)
 {
@@ -713,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_guarded_write_user_change_kept),
 		cmocka_unit_test(test_restore_real_thread),
 		cmocka_unit_test(test_restore_cgroup_tree),
+		cmocka_unit_test(test_restore_cgroup_origin_gone),
 		cmocka_unit_test(test_restore_parked_tree),
 		cmocka_unit_test(test_f2_journal_not_trusted),
 		cmocka_unit_test(test_f2_record_paths),
