@@ -46,18 +46,70 @@ static int other_instance(const struct ps_live *l)
 	return found;
 }
 
+int ps_live_cgroup_unit(struct ps_live *l, char *unit, size_t len)
+{
+	char origin[PS_LIVE_CG_PATH], *c, *next;
+	int found = 0;
+
+	if (len)
+		unit[0] = '\0';
+	if (ps_live_cgroup_of(l, 0, origin, sizeof(origin)))
+		return 0;
+	/* the innermost component that is a systemd unit's */
+	for (c = origin; c && *c; c = next) {
+		size_t n;
+
+		while (*c == '/')
+			c++;
+		next = strchr(c, '/');
+		n = next ? (size_t)(next - c) : strlen(c);
+		if ((n > 8 && !strncmp(c + n - 8, ".service", 8)) ||
+		    (n > 6 && !strncmp(c + n - 6, ".scope", 6))) {
+			found = 1;
+			if (len)
+				snprintf(unit, len, "%.*s", (int)n, c);
+		}
+	}
+	return found;
+}
+
+/* "max", or a number: the tighter of two limits (a missing one: none) */
+static int tighter(const char *a, const char *b)
+{
+	if (!strncmp(b, "max", 3))
+		return 0;
+	if (!a[0] || !strncmp(a, "max", 3))
+		return 1;
+	return strtoull(b, NULL, 10) < strtoull(a, NULL, 10);
+}
+
+/* cpu.max "QUOTA PERIOD": the share of a CPU it allows (max: infinity) */
+static double cpu_share(const char *s)
+{
+	double q, per;
+
+	if (!s[0] || !strncmp(s, "max", 3) || sscanf(s, "%lf %lf", &q, &per) != 2 || per <= 0)
+		return 1e300;
+	return q / per;
+}
+
 /*
  * Our cgroup is under the root, so the limits of the cgroup the command
- * came from do not hold there: copy the ones a task escapes most (process
- * count, memory, CPU bandwidth) and keep the allowed CPUs inside the
- * origin's. A copy is a limit of its own, not a share of the origin's:
- * the command gets as much again as its caller had (documented).
+ * came from, and of the slices above it, do not hold there: copy the ones
+ * a task escapes most (process count, memory, CPU bandwidth), each the
+ * tightest of the origin and its ancestors (a unit's TasksMax may be its
+ * slice's), and keep the allowed CPUs inside the origin's. A copy is a
+ * limit of its own, not a share of the origin's: the command gets as much
+ * again as its caller had (documented). A limit that cannot be copied
+ * (its controller is off in the root's subtree_control) is said, not
+ * skipped in silence.
  */
 static void copy_limits(struct ps_live *l, const char *origin)
 {
 	static const char *const files[] = { "pids.max", "memory.max", "memory.high",
 		"memory.swap.max", "cpu.max", "cpu.weight", NULL };
-	char src[1024], dst[1024], buf[256];
+	char src[PS_LIVE_CG_PATH + 64], dst[1024], buf[256], best[256], from[PS_LIVE_CG_PATH];
+	char at[PS_LIVE_CG_PATH];
 	int k;
 
 	memset(l->cg_limit, 0, PS_LIVE_MAX_CPUS);
@@ -65,16 +117,38 @@ static void copy_limits(struct ps_live *l, const char *origin)
 	if (!strcmp(origin, "/"))
 		return;
 	for (k = 0; files[k]; k++) {
-		ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/%s", origin, files[k]);
-		ps_live_path(l, dst, sizeof(dst), "/sys/fs/cgroup%s/%s", l->cg_path, files[k]);
-		if (ps_live_read_file(src, buf, sizeof(buf)) <= 0 || !strncmp(buf, "max\n", 4) ||
-		    access(dst, W_OK))
+		int weight = !strcmp(files[k], "cpu.weight");
+
+		best[0] = '\0';
+		/* the origin, then each parent up to (not) the root; a weight
+		 * is relative to its siblings: the origin's alone */
+		snprintf(at, sizeof(at), "%s", origin);
+		while (at[0] && strcmp(at, "/")) {
+			ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/%s", at, files[k]);
+			if (ps_live_read_file(src, buf, sizeof(buf)) > 0) {
+				buf[strcspn(buf, "\n")] = '\0';
+				if (!strcmp(files[k], "cpu.max") ?
+					    cpu_share(buf) < cpu_share(best) :
+					    weight ? !best[0] : tighter(best, buf)) {
+					snprintf(best, sizeof(best), "%s", buf);
+					snprintf(from, sizeof(from), "%s", at);
+				}
+			}
+			if (weight)
+				break;
+			*strrchr(at, '/') = '\0';
+		}
+		if (!best[0] || !strncmp(best, "max", 3) || (weight && !strcmp(best, "100")))
 			continue;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (ps_live_write_file(dst, buf))
-			lg(l, "cgroup: copying %s '%s' from %s: not possible", files[k], buf, origin);
+		ps_live_path(l, dst, sizeof(dst), "/sys/fs/cgroup%s/%s", l->cg_path, files[k]);
+		if (access(dst, W_OK))
+			lg(l, "cgroup: %s '%s' of %s not copied: no %s in our cgroup (its "
+			   "controller is off in the root's cgroup.subtree_control)",
+			   files[k], best, from, files[k]);
+		else if (ps_live_write_file(dst, best))
+			lg(l, "cgroup: copying %s '%s' from %s: not possible", files[k], best, from);
 		else
-			lg(l, "cgroup: %s %s copied from %s", files[k], buf, origin);
+			lg(l, "cgroup: %s %s copied from %s", files[k], best, from);
 	}
 	ps_live_path(l, src, sizeof(src), "/sys/fs/cgroup%s/cpuset.cpus.effective", origin);
 	if (ps_live_read_file(src, buf, sizeof(buf)) > 0 && buf[0] != '\n' &&
@@ -84,11 +158,15 @@ static void copy_limits(struct ps_live *l, const char *origin)
 
 static int cgroup_create(struct ps_live *l)
 {
-	char path[768], buf[512], origin[512];
+	char path[768], buf[512], origin[PS_LIVE_CG_PATH], unit[256];
 	int r;
 
 	if (ps_live_cgroup_of(l, 0, origin, sizeof(origin)))
 		snprintf(origin, sizeof(origin), "/");
+	if (ps_live_cgroup_unit(l, unit, sizeof(unit)))
+		lg(l, "cgroup: the command leaves %s (the unit %s) for a cgroup of ours: the "
+		   "unit's stop and logind's cleanup no longer reach it (-b affinity keeps "
+		   "it there)", origin, unit);
 	/* a sibling of ours would need the parent's subtree_control; we use
 	 * the root, whose processes the no-internal-process rule exempts */
 	ps_live_path(l, path, sizeof(path), "/sys/fs/cgroup/cgroup.subtree_control");

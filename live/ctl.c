@@ -540,10 +540,23 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	}
 	ps_live_path(l, path, sizeof(path), "/sys/class/powercap/intel-rapl:0/energy_uj");
 	l->have_rapl = access(path, R_OK) == 0;
-	use_backend(l, cfg->backend == PS_BACKEND_AUTO ?
-			       (!cfg->whole_system && ps_live_cgroup_usable(l) ?
-					PS_BACKEND_CGROUP : PS_BACKEND_AFFINITY) :
-			       cfg->backend);
+	if (cfg->backend == PS_BACKEND_AUTO) {
+		char unit[256];
+		/* run's default: the cgroup backend where it can be used and
+		 * the command is in no systemd unit; in one (a service, a
+		 * login session's scope), a cgroup of ours would take it out
+		 * of the unit, where the unit's stop and logind's cleanup no
+		 * longer reach it: affinity keeps it there */
+		int in_unit = !cfg->whole_system && ps_live_cgroup_unit(l, unit, sizeof(unit));
+
+		use_backend(l, !cfg->whole_system && !in_unit && ps_live_cgroup_usable(l) ?
+				       PS_BACKEND_CGROUP : PS_BACKEND_AFFINITY);
+		if (in_unit && cfg->verbose && ps_live_cgroup_usable(l))
+			lg(l, "backend affinity: the command stays in the unit %s (-b cgroup "
+			   "would take it out)", unit);
+	} else {
+		use_backend(l, cfg->backend);
+	}
 	if (l->be->start && !cfg->dry_run) {
 		r = l->be->start(l);
 		if (r)

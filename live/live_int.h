@@ -367,6 +367,11 @@ double ps_live_uptime(const struct ps_live *l);
 
 /* backend_cgroup.c */
 int ps_live_cgroup_usable(struct ps_live *l);
+/* Is our cgroup inside a systemd unit (a component named *.service or
+ * *.scope)? 1 with its innermost such name in unit, else 0. */
+int ps_live_cgroup_unit(struct ps_live *l, char *unit, size_t len);
+/* room for a cgroup path (the kernel's PATH_MAX) */
+#define PS_LIVE_CG_PATH 4096
 int ps_live_cgroup_of(const struct ps_live *l, pid_t pid, char *out, size_t len);
 
 /* energy.c */

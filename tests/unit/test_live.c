@@ -11,6 +11,7 @@
 #include "ps/liveconf.h"
 #include "ps/livectl.h"
 #include "ps/power.h"
+#include "../../live/live_int.h"
 
 /* A stat line as Linux 6.1 prints it, with a comm holding ") (" */
 static const char *stat_line =
@@ -415,6 +416,154 @@ static void test_scx_usable(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* a file of the stand-in tree, its first line (without the newline) */
+static void read_line(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+struct logged {
+	int n;
+	char all[4096];
+};
+
+static void keep_log(void *arg, const char *msg)
+{
+	struct logged *g = arg;
+
+	g->n++;
+	snprintf(g->all + strlen(g->all), sizeof(g->all) - strlen(g->all), "%s\n", msg);
+}
+
+/* A stand-in root for a run from inside a systemd unit's cgroup, the
+ * unit's and its slice's limits set. */
+static char *unit_root(char *ours, size_t len)
+{
+	char *root = make_tmpdir(), on[4096] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+	assert_non_null(f);
+	assert_non_null(fgets(on, sizeof(on), f));
+	fclose(f);
+	write_file(root, "sys/devices/system/cpu/online", on);
+	write_file(root, "proc/stat", "cpu  0 0 0 0 0 0 0 0\n");
+	write_file(root, "proc/uptime", "100.00 100.00\n");
+	write_file(root, "proc/loadavg", "0.00 0.00 0.00 1/100 4242\n");
+	write_file(root, "proc/self/cgroup", "0::/system.slice/app.service\n");
+	write_file(root, "sys/fs/cgroup/cgroup.controllers", "cpuset cpu io memory pids\n");
+	write_file(root, "sys/fs/cgroup/cgroup.subtree_control", "cpuset cpu memory pids\n");
+	/* the unit: no task limit of its own, a memory limit, half a CPU */
+	write_file(root, "sys/fs/cgroup/system.slice/app.service/pids.max", "max\n");
+	write_file(root, "sys/fs/cgroup/system.slice/app.service/memory.max", "1000000\n");
+	write_file(root, "sys/fs/cgroup/system.slice/app.service/cpu.max", "50000 100000\n");
+	write_file(root, "sys/fs/cgroup/system.slice/app.service/cpu.weight", "200\n");
+	/* its slice: a tighter task and memory limit, a memory.high */
+	write_file(root, "sys/fs/cgroup/system.slice/pids.max", "64\n");
+	write_file(root, "sys/fs/cgroup/system.slice/memory.max", "500000\n");
+	write_file(root, "sys/fs/cgroup/system.slice/memory.high", "800000\n");
+	write_file(root, "sys/fs/cgroup/system.slice/cpu.max", "max 100000\n");
+	write_file(root, "sys/fs/cgroup/system.slice/cpu.weight", "50\n");
+	/* our cgroup, as the kernel makes it (no memory.high: say the
+	 * controller file is missing) */
+	snprintf(ours, len, "sys/fs/cgroup/powersched-run-%d", (int)getpid());
+	{
+		const char *f2[] = { "pids.max", "memory.max", "cpu.max", "cpu.weight", "cgroup.procs" };
+		/* empty: a write here does not truncate, as the kernel's
+		 * files need not */
+		const char *v[] = { "", "", "", "", "" };
+		char rel[600];
+
+		for (int i = 0; i < 5; i++) {
+			snprintf(rel, sizeof(rel), "%s/%s", ours, f2[i]);
+			write_file(root, rel, v[i]);
+		}
+	}
+	return root;
+}
+
+static void unit_cfg(struct ps_live_cfg *cfg, char *root, char *dir, size_t len,
+		     struct ps_model *m, struct logged *g)
+{
+	snprintf(dir, len, "%s/state", root);
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->root = root;
+	cfg->state_dir = dir;
+	cfg->name = "run";
+	cfg->policy = PS_POLICY_POWER;
+	cfg->interval_s = 1;
+	cfg->max_changes = 60;
+	cfg->model = m;
+	cfg->log = keep_log;
+	cfg->log_arg = g;
+}
+
+/*
+ * run inside a systemd unit (issue 23 item 9): by default the command stays
+ * in its unit (the affinity backend: a cgroup of ours would take it out of
+ * the unit, where systemd's stop and logind's cleanup no longer reach it);
+ * asked for the cgroup backend, it says so, and copies each limit as the
+ * tightest of the unit's and its slice's (the slice's TasksMax and
+ * MemoryMax hold for the unit too), saying which one it could not copy.
+ */
+static void test_i23_cgroup_in_unit(void **state)
+{
+	char ours[512], dir[4200], rel[700], v[256], err[256];
+	struct ps_live_cfg cfg;
+	struct ps_live *l = NULL;
+	struct logged g = { 0, "" };
+	struct ps_model m;
+	char *root;
+
+	(void)state;
+	assert_int_equal(ps_model_load("generic", &m, err, sizeof(err)), 0);
+	root = unit_root(ours, sizeof(ours));
+	unit_cfg(&cfg, root, dir, sizeof(dir), &m, &g);
+	cfg.backend = PS_BACKEND_AUTO;
+	cfg.dry_run = 1;
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	assert_int_equal(l->backend, PS_BACKEND_AFFINITY);
+	ps_live_close(l);
+	/* outside any unit, the same machine's default is the cgroup */
+	write_file(root, "proc/self/cgroup", "0::/\n");
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	assert_int_equal(l->backend, PS_BACKEND_CGROUP);
+	ps_live_close(l);
+	write_file(root, "proc/self/cgroup", "0::/system.slice/app.service\n");
+
+	cfg.backend = PS_BACKEND_CGROUP;
+	cfg.dry_run = 0;
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	assert_int_equal(ps_live_prepare_child(l, dir, sizeof(dir)), 0);
+	snprintf(rel, sizeof(rel), "%s/pids.max", ours);
+	read_line(root, rel, v, sizeof(v));
+	assert_string_equal(v, "64"); /* the slice's */
+	snprintf(rel, sizeof(rel), "%s/memory.max", ours);
+	read_line(root, rel, v, sizeof(v));
+	assert_string_equal(v, "500000"); /* the slice's, tighter */
+	snprintf(rel, sizeof(rel), "%s/cpu.max", ours);
+	read_line(root, rel, v, sizeof(v));
+	assert_string_equal(v, "50000 100000"); /* the unit's */
+	snprintf(rel, sizeof(rel), "%s/cpu.weight", ours);
+	read_line(root, rel, v, sizeof(v));
+	assert_string_equal(v, "200"); /* the unit's own: a weight is relative */
+	assert_non_null(strstr(g.all, "leaves /system.slice/app.service (the unit app.service)"));
+	assert_non_null(strstr(g.all, "memory.high '800000' of /system.slice not copied"));
+	ps_live_close(l);
+	remove_tree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_f9_proc_mount),
 		cmocka_unit_test(test_f10_config_strict),
 		cmocka_unit_test(test_scx_usable),
+		cmocka_unit_test(test_i23_cgroup_in_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
