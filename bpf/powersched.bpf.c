@@ -65,6 +65,7 @@ extern s32 scx_bpf_task_cpu(const struct task_struct *p) __ksym;
 extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
 extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
 extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+extern void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksym;
 
 /* --- shared with userspace (.bss, mapped by the skeleton) --- */
 struct ps_scx_cfg ps_cfg[2];
@@ -76,6 +77,10 @@ u64 ps_stat[PS_NR_STAT];
 struct ps_scx_exit ps_exit_info;
 u32 ps_nr_cpus; /* nr_cpu_ids, set in init */
 u64 ps_stray_ns; /* run time of PS_ST_STRAY starts */
+/* test only: set by the loader (PS_SCX_TEST_FAULT in its environment) to
+ * make dispatch report an error, as a bug of ours would: the kernel then
+ * drops the scheduler and userspace falls back as configured */
+u32 ps_fault;
 
 struct ps_task {
 	u64 started; /* when it last started running, ns */
@@ -333,6 +338,13 @@ void PS_OP(ps_dispatch, s32 cpu, struct task_struct *prev)
 {
 	const struct ps_scx_cfg *c = cfg_now();
 
+	if (*(volatile u32 *)&ps_fault) {
+		static char fmt[] = "powersched: test fault (PS_SCX_TEST_FAULT)";
+		unsigned long long none[1] = { 0 };
+
+		scx_bpf_error_bstr(fmt, none, sizeof(none));
+		return;
+	}
 	if (is_allowed(c, cpu) || is_grown(cpu)) {
 		if (scx_bpf_dsq_move_to_local___v2(PS_SCX_DSQ_SET, SCX_ENQ_IMMED)) {
 			stat_inc(PS_ST_DISP_SET);

@@ -173,6 +173,10 @@ static void usage_run(FILE *f)
 	      "                       (sched_ext: the policy as the kernel's scheduler,\n"
 	      "                       Linux 6.12+ with sched_ext, root), or auto\n"
 	      "                       (default: cgroup when usable, affinity for a user)\n"
+	      "     --scx-fallback F  when the scx scheduler ends on an error: affinity\n"
+	      "                       (default: the policy goes on as masks), kernel\n"
+	      "                       (the kernel's scheduler for the rest of the run)\n"
+	      "                       or fail (as kernel, and exit 1 at the end)\n"
 	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --max-changes N   mask changes allowed per minute (default 20)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched\n"
@@ -678,6 +682,15 @@ attached:
 			sum.energy_measured ? "measured (RAPL)" : "modeled", sum.energy_j,
 			sum.wall_s > 0 ? sum.energy_j / sum.wall_s : 0, sum.mean_packages,
 			sum.mean_cores, sum.mask_changes);
+		if (sum.scx_exit[0])
+			fprintf(stderr, "powersched: run: the sched_ext scheduler %s\n",
+				sum.scx_exit);
+	}
+	if (sum.scx_failed) {
+		ps_err("run: the sched_ext scheduler ended on an error (scx-fallback fail): "
+		       "exit status 1, not the command's (%d)",
+		       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status));
+		return PS_EXIT_FAIL;
 	}
 	if (WIFSIGNALED(status)) {
 		/* die of the same signal (a shell loop stops on Ctrl-C),

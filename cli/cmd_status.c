@@ -313,6 +313,7 @@ static const char *plural(double n, const char *one, const char *many)
 static void print_block(struct status_ctx *c, const char *dir, const char *file,
 			struct json_object *o)
 {
+	struct json_object *scx;
 	const char *name = jstr(o, "name"), *pol = jstr(o, "policy");
 	const char *req = jstr(o, "requested"), *why = jstr(o, "why");
 	const char *allowed = jstr(o, "allowed"), *online = jstr(o, "online");
@@ -380,8 +381,23 @@ static void print_block(struct status_ctx *c, const char *dir, const char *file,
 		LINE("Policy:", "%s%s%s%s", pol, why[0] ? " (" : "", why, why[0] ? ")" : "");
 	else
 		LINE("Policy:", "%s, resolved by %s: %s", pol, req, why[0] ? why : "?");
-	LINE("Backend:", "%s", !strcmp(jstr(o, "backend"), "cgroup") ?
-	     "cgroup v2 cpuset" : "affinity (sched_setaffinity per thread)");
+	LINE("Backend:", "%s", !strcmp(jstr(o, "backend"), "cgroup") ? "cgroup v2 cpuset" :
+	     !strcmp(jstr(o, "backend"), "scx") ?
+		     "scx (sched_ext: the policy places each wakeup in the kernel)" :
+		     "affinity (sched_setaffinity per thread)");
+	if (json_object_object_get_ex(o, "scx", &scx) && json_object_is_type(scx, json_type_object)) {
+		/* the kernel's word, and how ours ended if it did */
+		int fell = json_object_get_boolean(json_object_object_get(scx, "fell_back"));
+
+		if (jstr(scx, "exit")[0])
+			LINE("Scheduler:", "%s; sched_ext %s now%s%s", jstr(scx, "exit"),
+			     jstr(scx, "state"), fell ? ", fell back to " : "",
+			     fell ? jstr(scx, "fallback") : "");
+		else
+			LINE("Scheduler:", "sched_ext %s, %s loaded (on an error: %s)",
+			     jstr(scx, "state"), jstr(scx, "ops")[0] ? jstr(scx, "ops") : "none",
+			     jstr(scx, "fallback"));
+	}
 	if (!strcmp(jstr(o, "births"), "proc connector"))
 		LINE("New tasks:", "from the proc connector (%.0f messages read, %.0f lost)",
 		     jnum(o, "proc_events"), jnum(o, "proc_events_lost"));

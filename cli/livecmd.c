@@ -97,6 +97,16 @@ int ps_cli_live_build_cfg(const struct ps_cli_live_opts *o, struct ps_live_cfg *
 		ps_err("unknown backend '%s' (cgroup, affinity, scx or auto)", o->backend);
 		return PS_EXIT_USAGE;
 	}
+	if (!o->scx_fallback || !strcmp(o->scx_fallback, "affinity")) {
+		cfg->scx_fallback = PS_SCX_FALLBACK_AFFINITY;
+	} else if (!strcmp(o->scx_fallback, "kernel")) {
+		cfg->scx_fallback = PS_SCX_FALLBACK_KERNEL;
+	} else if (!strcmp(o->scx_fallback, "fail")) {
+		cfg->scx_fallback = PS_SCX_FALLBACK_FAIL;
+	} else {
+		ps_err("unknown scx-fallback '%s' (affinity, kernel or fail)", o->scx_fallback);
+		return PS_EXIT_USAGE;
+	}
 	mc = PS_LIVE_DEFAULT_MAX_CHANGES;
 	if (o->max_changes) {
 		errno = 0;
@@ -256,6 +266,7 @@ static const struct option run_opts[] = {
 	{ "metrics", required_argument, NULL, 'X' },
 	{ "plot", required_argument, NULL, 'P' },
 	{ "pid", required_argument, NULL, 'A' },
+	{ "scx-fallback", required_argument, NULL, 'F' },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -306,6 +317,7 @@ int ps_cli_live_parse_opts(int argc, char **argv, struct ps_cli_live_opts *o, co
 		case 'X': o->metrics = optarg; break;
 		case 'P': o->plot = optarg; break;
 		case 'A': o->pid = optarg; break;
+		case 'F': o->scx_fallback = optarg; break;
 		case 'n': o->dry_run = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'v': o->verbose = 1; break;

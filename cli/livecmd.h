@@ -14,7 +14,7 @@ struct ps_model;
 /* run's and daemon's options, as given */
 struct ps_cli_live_opts {
 	const char *policy, *interval, *backend, *model, *state_dir, *sysfs_root, *config;
-	const char *max_changes, *metrics, *plot, *pid;
+	const char *max_changes, *metrics, *plot, *pid, *scx_fallback;
 	int dry_run, quiet, foreground, verbose;
 };
 

@@ -78,6 +78,8 @@ struct ps_live_scx {
 	int link_fd;
 	int ncpu;
 	long long grown_n; /* intervals in which the scheduler grew the set */
+	int fault_after;   /* test only: intervals before ps_fault is set */
+	int applied;       /* intervals applied */
 };
 
 /* libbpf's own messages: only its warnings, through our log */
@@ -164,6 +166,10 @@ static int scx_start(struct ps_live *l)
 	}
 	/* every online CPU until the first decision */
 	publish(l, l->online);
+	/* test only (tests/vm/scx): an error in the scheduler after that many
+	 * intervals, to see the kernel drop it and the fallback take over */
+	if (getenv("PS_SCX_TEST_FAULT"))
+		s->fault_after = atoi(getenv("PS_SCX_TEST_FAULT"));
 	if (ps_scx__load(s->skel)) {
 		r = -errno;
 		lg(l, "scx: cannot load the BPF scheduler: %s", strerror(-r));
@@ -187,6 +193,7 @@ static int scx_start(struct ps_live *l)
 		goto fail;
 	}
 	fcntl(s->link_fd, F_SETFD, FD_CLOEXEC);
+	l->scx_used = 1;
 	lg(l, "scx: the powersched scheduler is loaded (sched_ext, partial switch: the "
 	   "command's tasks only)");
 	return 0;
@@ -199,7 +206,8 @@ fail:
 	return r ? r : -EINVAL;
 }
 
-/* The kernel's word on why the scheduler ended, in one line. */
+/* The kernel's word on why the scheduler ended, in one line (also kept
+ * for status and the metrics). */
 static void say_exit(struct ps_live *l)
 {
 	const struct ps_scx_exit *e = &l->scx->skel->bss->ps_exit_info;
@@ -214,14 +222,16 @@ static void say_exit(struct ps_live *l)
 	memcpy(msg, e->msg, PS_SCX_MSG_LEN);
 	msg[PS_SCX_MSG_LEN] = '\0';
 	for (char *p = msg; *p; p++)
-		if (*p == '\n')
+		if (*p == '\n' || *p == '"')
 			*p = ' ';
 	/* SCX_EXIT_UNREG* (64, 65, 66): unregistered, by us or the kernel's
 	 * sysrq; 1024 and up: an error (the kernel went back to its own
 	 * scheduler at once) */
-	lg(l, "scx: the scheduler %s: kind %d, \"%s\"%s%s%s",
-	   e->kind >= 1024 ? "ended on an error" : "is unloaded", e->kind, reason,
-	   msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
+	l->scx_exit_kind = e->kind;
+	snprintf(l->scx_exit, sizeof(l->scx_exit), "%s: kind %d, \"%.100s\"%s%.120s%s",
+		 e->kind >= 1024 ? "ended on an error" : "unloaded", e->kind, reason,
+		 msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
+	lg(l, "scx: the scheduler %s", l->scx_exit);
 }
 
 static void scx_stop(struct ps_live *l)
@@ -231,6 +241,7 @@ static void scx_stop(struct ps_live *l)
 	if (l->scx->link_fd >= 0)
 		close(l->scx->link_fd);
 	say_exit(l);
+	l->scx_ended = 1;
 	ps_scx__destroy(l->scx->skel);
 	free(l->scx);
 	l->scx = NULL;
@@ -252,8 +263,10 @@ static int scx_apply(struct ps_live *l, const char *list, int changed)
 
 	(void)list;
 	if (!l->scx)
-		return l->cfg.dry_run ? 0 : -ENODEV;
+		return l->cfg.dry_run || l->scx_ended ? 0 : -ENODEV;
 	b = l->scx->skel->bss;
+	if (l->scx->fault_after > 0 && ++l->scx->applied == l->scx->fault_after)
+		__atomic_store_n(&b->ps_fault, 1, __ATOMIC_RELEASE);
 	/* the scheduler ended by itself (an error, the watchdog, sysrq):
 	 * say so once; the command runs on under the kernel's scheduler */
 	if (__atomic_load_n(&b->ps_exit_info.done, __ATOMIC_ACQUIRE)) {
@@ -286,7 +299,29 @@ void ps_live_scx_child(const struct ps_live *l)
 	sched_setscheduler(0, PS_SCHED_EXT, &sp);
 }
 
+int ps_live_scx_release_policy(struct ps_live *l)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	int i, n = 0;
+
+	/* the policy SCHED_EXT we gave the command: when sched_ext is off
+	 * the kernel runs such a task as SCHED_OTHER, but a sched_ext
+	 * scheduler loaded later (anyone's) would take it. One whose
+	 * policy is another now was changed by someone: theirs. */
+	for (i = 0; i < l->thr_n; i++)
+		if (l->thr[i].managed != 2 && sched_getscheduler(l->thr[i].tid) == PS_SCHED_EXT &&
+		    !sched_setscheduler(l->thr[i].tid, SCHED_OTHER, &sp))
+			n++;
+	return n;
+}
+
 #else /* !PS_HAVE_SCX */
+
+int ps_live_scx_release_policy(struct ps_live *l)
+{
+	(void)l;
+	return 0;
+}
 
 static int scx_start(struct ps_live *l)
 {

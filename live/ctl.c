@@ -257,6 +257,38 @@ static int quiet_interval(struct ps_live *l, enum ps_policy pol, long long pid_n
 	return ps_demand_quiet_why(&q);
 }
 
+static void use_backend(struct ps_live *l, enum ps_live_backend b);
+
+/*
+ * The sched_ext scheduler ended by itself: the kernel runs the command
+ * under its own scheduler already. Our SCHED_EXT goes from the command's
+ * threads (now, and from the threads born since at each interval), then,
+ * once, on an error, the configured fallback; an unload by someone else
+ * (sysrq, an administrator) is obeyed: the kernel's scheduler it is.
+ */
+static void scx_fell(struct ps_live *l)
+{
+	int n = ps_live_scx_release_policy(l);
+
+	if (n)
+		lg(l, "scx: %d thread(s) of the command given back policy SCHED_OTHER", n);
+	if (l->scx_fell)
+		return;
+	l->scx_fell = 1;
+	if (l->scx_exit_kind >= 1024 && l->cfg.scx_fallback == PS_SCX_FALLBACK_AFFINITY) {
+		use_backend(l, PS_BACKEND_AFFINITY);
+		l->full_scan = 1;
+		lg(l, "scx: falling back to the affinity backend (scx-fallback affinity): the "
+		   "policy's set goes on as the threads' masks");
+		return;
+	}
+	l->scx_failed = l->scx_exit_kind >= 1024 && l->cfg.scx_fallback == PS_SCX_FALLBACK_FAIL;
+	lg(l, "scx: the command runs under the kernel's own scheduler for the rest of the "
+	   "run%s", l->scx_exit_kind < 1024 ? " (the scheduler was unloaded, not ended on an "
+	   "error)" : l->scx_failed ? " (scx-fallback fail: the exit status will say so)" :
+	   " (scx-fallback kernel)");
+}
+
 static int step(struct ps_live *l, double now_s)
 {
 	struct ps_decision *out, *prev;
@@ -406,6 +438,8 @@ static int step(struct ps_live *l, double now_s)
 		   ps_scan_why_name(scan_why));
 	}
 	l->apply_err = l->be->apply(l, list, changed) != 0;
+	if (l->scx_ended)
+		scx_fell(l);
 	if (changed && !l->apply_err)
 		ps_live_park(l, list);
 	l->at_rest = !changed && !held_now && !out->low_streak && !l->settling;
@@ -638,6 +672,8 @@ void ps_live_summary(const struct ps_live *l, struct ps_live_summary *s)
 	s->managed_cpu_s = l->tree_run_s;
 	s->threads_seen = l->threads_seen;
 	s->backend = l->be->label;
+	s->scx_failed = l->scx_failed;
+	snprintf(s->scx_exit, sizeof(s->scx_exit), "%s", l->scx_exit);
 	snprintf(s->policy_why, sizeof(s->policy_why), "%s%s%s%s",
 		 ps_policy_name(l->resolved), l->why[0] ? " (" : "", l->why,
 		 l->why[0] ? ")" : "");

@@ -111,6 +111,12 @@ struct ps_live {
 	enum ps_live_backend backend;
 	struct ps_live_scx *scx;   /* backend_scx.c: the loaded scheduler, or NULL */
 	enum ps_policy scx_policy; /* the policy whose order it was given last */
+	int scx_used;              /* the scx backend was loaded in this run */
+	int scx_ended;             /* ... and has ended (error, watchdog, sysrq) */
+	int scx_exit_kind;         /* SCX_EXIT_* of that end; >= 1024: an error */
+	int scx_fell;              /* the fallback was taken */
+	int scx_failed;            /* ... and it is fail: exit non-zero */
+	char scx_exit[300];        /* that end in words, for the log and status */
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
 	char cg_written[8192]; /* what cpuset.cpus holds */
 	unsigned char cg_limit[PS_LIVE_MAX_CPUS]; /* the origin's CPUs (AllowedCPUs) */
@@ -274,6 +280,9 @@ extern const struct ps_live_backend_ops ps_live_backend_affinity;
 extern const struct ps_live_backend_ops ps_live_backend_scx;
 /* backend_scx.c: in the child, before exec: policy SCHED_EXT (scx only) */
 void ps_live_scx_child(const struct ps_live *l);
+/* the command's threads of policy SCHED_EXT (ours) back to SCHED_OTHER:
+ * how many */
+int ps_live_scx_release_policy(struct ps_live *l);
 
 /* parked.c: IRQs and unbound workqueues follow the new set list */
 #define PS_LIVE_MAX_IRQ 65536
@@ -392,6 +401,8 @@ struct ps_live_figures {
 	long scans;                       /* intervals that read the load */
 	double energy_j, demand;
 	int energy_measured;
+	const char *scx_state;            /* sched_ext's state, or NULL: not used */
+	int scx_exit_kind;                /* how it ended (0: it has not) */
 };
 /* written atomically (a temporary file renamed over path); 0 or -errno */
 int ps_live_metrics_write(const char *path, const struct ps_live_figures *f);

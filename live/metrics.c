@@ -102,5 +102,15 @@ int ps_live_metrics_write(const char *path, const struct ps_live_figures *x)
 	sample(f, x, "powersched_demand_cpus", NULL, NULL, x->demand);
 	head(f, "powersched_threads", "gauge", "Threads seen in the last interval.");
 	sample(f, x, "powersched_threads", NULL, NULL, x->threads);
+	if (x->scx_state) {
+		head(f, "powersched_scx_loaded", "gauge",
+		     "1 while our sched_ext scheduler places the tasks (backend scx).");
+		sample(f, x, "powersched_scx_loaded", "state", x->scx_state,
+		       !x->scx_exit_kind && !strcmp(x->scx_state, "enabled"));
+		head(f, "powersched_scx_exit_kind", "gauge",
+		     "How the sched_ext scheduler ended (SCX_EXIT_*; 1024 and up: an "
+		     "error), 0 while it runs.");
+		sample(f, x, "powersched_scx_exit_kind", NULL, NULL, x->scx_exit_kind);
+	}
 	return ps_out_commit(&o);
 }

@@ -19,7 +19,23 @@
 #include "ps/outfile.h"
 
 /* the same figures for Prometheus (live/metrics.c), when a path is set */
-static void write_metrics(struct ps_live *l)
+/* sched_ext's state as the kernel says it ("enabled", "disabled", ...) */
+static void read_scx_state(const struct ps_live *l, char *st, size_t len, char *ops,
+			   size_t olen)
+{
+	char path[600];
+
+	ps_live_path(l, path, sizeof(path), "/sys/kernel/sched_ext/state");
+	if (ps_live_read_file(path, st, len) <= 0)
+		snprintf(st, len, "none");
+	st[strcspn(st, "\n")] = '\0';
+	ps_live_path(l, path, sizeof(path), "/sys/kernel/sched_ext/root/ops");
+	if (ps_live_read_file(path, ops, olen) <= 0)
+		ops[0] = '\0';
+	ops[strcspn(ops, "\n")] = '\0';
+}
+
+static void write_metrics(struct ps_live *l, const char *scx_state)
 {
 	static const int none[PS_LVL_COUNT];
 	const struct ps_decision *d = l->have_dec ? &l->dec[l->cur] : NULL;
@@ -40,6 +56,8 @@ static void write_metrics(struct ps_live *l)
 		.energy_j = l->energy_j,
 		.demand = l->last_demand,
 		.energy_measured = l->have_rapl,
+		.scx_state = l->scx_used ? scx_state : NULL,
+		.scx_exit_kind = l->scx_exit_kind,
 	};
 	int r;
 
@@ -74,7 +92,7 @@ static void put_json_list(FILE *f, const char *key, const char *const *list)
 
 void ps_live_write_state(struct ps_live *l)
 {
-	char tmp[600], list[8192];
+	char tmp[600], list[8192], scx_st[64] = "", scx_ops[128] = "";
 	double *pkg_load = l->pkg_load;
 	int k, i, np = 0, fd;
 	FILE *f;
@@ -143,6 +161,22 @@ void ps_live_write_state(struct ps_live *l)
 	fputc(',', f);
 	put_json_list(f, "exclude_cgroup", l->cfg.exclude_cgroup);
 	fprintf(f, ",\"exclude_containers\":%s}", l->cfg.exclude_containers ? "true" : "false");
+	/* the sched_ext scheduler, when this run loaded one: the kernel's
+	 * state, the scheduler it names, and how ours ended */
+	if (l->scx_used) {
+		static const char *const fb[] = { "affinity", "kernel", "fail" };
+
+		read_scx_state(l, scx_st, sizeof(scx_st), scx_ops, sizeof(scx_ops));
+		fprintf(f, ",\"scx\":{\"state\":");
+		ps_json_str(f, scx_st);
+		fprintf(f, ",\"ops\":");
+		ps_json_str(f, scx_ops);
+		fprintf(f, ",\"exit_kind\":%d,\"exit\":", l->scx_exit_kind);
+		ps_json_str(f, l->scx_exit);
+		fprintf(f, ",\"fallback\":\"%s\",\"fell_back\":%s}",
+			fb[l->cfg.scx_fallback <= PS_SCX_FALLBACK_FAIL ? l->cfg.scx_fallback : 0],
+			l->scx_fell ? "true" : "false");
+	}
 	fprintf(f, ",\"recent\":[");
 	for (k = 0; k < l->nrecent; k++) {
 		const struct recent *r = &l->recent[k];
@@ -154,5 +188,5 @@ void ps_live_write_state(struct ps_live *l)
 	fprintf(f, "]}\n");
 	if (fclose(f) == 0)
 		rename(tmp, l->state_path);
-	write_metrics(l);
+	write_metrics(l, scx_st);
 }

@@ -26,6 +26,14 @@ enum ps_live_backend {
 	PS_BACKEND_SCX,       /* sched_ext: live/backend_scx.c */
 };
 
+/* what run does when its sched_ext scheduler ends on an error (the kernel
+ * has taken its own scheduler back for the command already) */
+enum ps_scx_fallback {
+	PS_SCX_FALLBACK_AFFINITY, /* place by masks for the rest of the run */
+	PS_SCX_FALLBACK_KERNEL,   /* leave the command to the kernel's scheduler */
+	PS_SCX_FALLBACK_FAIL,     /* as kernel, and exit non-zero at the end */
+};
+
 /**
  * ps_live_scx_usable() - may the sched_ext backend load here?
  * @root: "/" (or a test's root)
@@ -60,6 +68,7 @@ struct ps_live_cfg {
 				  * libpod cgroups (and below) left alone */
 	int quiet_parked;        /* daemon: IRQs, the default IRQ affinity and the
 				  * unbound workqueue mask follow the set */
+	enum ps_scx_fallback scx_fallback;
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 };
@@ -104,6 +113,9 @@ struct ps_live_summary {
 				  * stretch before it ends is missed) */
 	const char *backend;
 	char policy_why[200];
+	int scx_failed;          /* the scheduler ended on an error and the
+				  * fallback is fail: exit non-zero */
+	char scx_exit[300];      /* how the sched_ext scheduler ended, or "" */
 };
 
 /**

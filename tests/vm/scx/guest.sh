@@ -6,8 +6,9 @@
 # Checks: a-attached, b-confined, c-grow-along-order, d-pinned-kept,
 # e-partial-switch, f-unregistered, g-kill9-drops, h-switch-moves,
 # i-busy-error, and of powersched run -b scx itself j-run-loaded,
-# k-run-placed, l-run-pinned-kept, m-run-partial, n-run-unloaded; "PSVM
-# info" lines are measurements, not checks. Where the
+# k-run-placed, l-run-pinned-kept, m-run-partial, n-run-unloaded, and of
+# an error in the scheduler o-error-logged, p-error-falls-back,
+# q-error-fail-exit; "PSVM info" lines are measurements, not checks. Where the
 # tasks ran comes from two sides: the kernel's /proc (scx-try
 # --sample-from: field 39 of each running SCHED_EXT thread, every 500 ms)
 # and the scheduler's own per-CPU busy time and counters.
@@ -290,8 +291,50 @@ check l-run-pinned-kept $? "taskset -c 5 inside the command: Cpus_allowed_list $
 [ "$opol" = 0 ] && [ "$oext" = 0 ] && [ "${wpol:-}" = 7 ] && [ "${wext:-}" = 1 ]
 check m-run-partial $? "outside sleep: policy $opol ext.enabled $oext; a loop of the command: policy ${wpol:-?} ext.enabled ${wext:-?}"
 st=$(state)
-[ "$prc" = 0 ] && [ "$st" = disabled ] && grep -q 'scx: the scheduler is unloaded: kind 64' $PL &&
+[ "$prc" = 0 ] && [ "$st" = disabled ] && grep -q 'scx: the scheduler unloaded: kind 64' $PL &&
 	grep -q 'run summary: policy power, backend scx (sched_ext)' $PL
 check n-run-unloaded $? "run exit $prc; state after $st; $(grep 'scx: the scheduler' $PL | head -n 1); $(grep 'run summary' $PL | cut -c 1-120)"
+
+# --- an error in the scheduler (o-q): PS_SCX_TEST_FAULT=N makes the
+# scheduler's dispatch report an error (scx_bpf_error) after N intervals,
+# as a bug of ours would. The kernel drops it at once; run says why in one
+# line, gives the command's threads SCHED_OTHER back, and goes on as
+# --scx-fallback says: affinity (the default: the policy's set as masks)
+# or fail (the kernel's scheduler, and exit status 1)
+PL2=/tmp/ps-fault.log
+PS_SCX_TEST_FAULT=5 $P run -b scx -p power -i 200ms -v --state-dir /tmp/psd2 -- sh -c 'spin() { while :; do :; done; }; spin & a=$!; spin & b=$!; sleep 40; kill $a $b' >$PL2 2>&1 &
+pp=$!
+wait_for 90 "grep -q 'falling back to the affinity backend' $PL2 || ! kill -0 \$pp 2>/dev/null"
+fell=$waited
+st=$(state)
+cmd=$(pgrep -P $pp -x sh | head -n 1)
+loops=$(pgrep -P "${cmd:-0}" -x sh | tr '\n' ' ')
+# the policy's set on the loops' masks (the state file's allowed), and
+# their policy SCHED_OTHER (0) again
+al=; lm=; lp=
+masked() {
+	al=$(sed -n 's/.*"allowed":"\([^"]*\)".*/\1/p' /tmp/psd2/state.*.json 2>/dev/null | head -n 1)
+	lm=$(for k in $loops; do awk '/Cpus_allowed_list/ { printf "%s ", $2 }' /proc/$k/status 2>/dev/null; done)
+	lp=$(for k in $loops; do printf '%s ' "$(schedf $k policy)"; done)
+	[ -n "$loops" ] && [ -n "$al" ] && [ "$lm" = "$(for k in $loops; do printf '%s ' "$al"; done)" ] &&
+		[ "$lp" = "$(for k in $loops; do printf '0 '; done)" ]
+}
+wait_for 60 masked
+took=$waited
+/usr/local/bin/powersched status --state-dir /tmp/psd2 >/tmp/st2.txt 2>&1
+sline=$(grep 'Scheduler:' /tmp/st2.txt)
+pkill -P "$cmd" -x sleep
+wait $pp; prc=$?
+show f $PL2
+[ "$fell" != never ] && [ "$st" = disabled ] &&
+	grep -q 'scx: the scheduler ended on an error: kind 1025, .*test fault' $PL2 &&
+	[ "$(grep -c 'scx: the scheduler ended on an error' $PL2)" = 1 ]
+check o-error-logged $? "fault after 5 intervals: state $st $fell s later; $(grep 'scx: the scheduler' $PL2 | head -n 1 | cut -c 1-200)"
+[ "$took" != never ] && [ "$prc" = 0 ] && echo "$sline" | grep -q 'ended on an error: kind 1025.* fell back to affinity'
+check p-error-falls-back $? "loops $loops: masks $lm on the policy's set $al, policies $lp ($took s after); status: $sline; run exit $prc"
+PS_SCX_TEST_FAULT=3 $P run -b scx --scx-fallback fail -p power -i 200ms --state-dir /tmp/psd3 -- sh -c 'while :; do :; done & sleep 10; kill $!' >/tmp/ps-fail.log 2>&1
+frc=$?
+[ "$frc" = 1 ] && grep -q 'scx-fallback fail' /tmp/ps-fail.log && grep -q 'exit status 1, not the command' /tmp/ps-fail.log
+check q-error-fail-exit $? "--scx-fallback fail: exit $frc; $(grep 'scx' /tmp/ps-fail.log | tail -n 3 | tr '\n' ' ' | cut -c 1-300)"
 
 echo "PSVM exit 0"
