@@ -20,7 +20,7 @@ SCX_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(B)/bpf -Ibpf
 # semantics wherever it goes; libelf and zlib stay shared
 SCX_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
 
-.PHONY: scx scx-vm scx-deps scx-clean
+.PHONY: scx scx-vm scx-bench scx-deps scx-clean
 scx: $(B)/scx-try
 
 $(SCX_VMLINUX):
@@ -44,6 +44,12 @@ $(B)/scx-try: tests/vm/scx/scx-try.c $(B)/bpf/powersched.skel.h bpf/powersched_s
 
 scx-vm: $(B)/scx-try $(B)/powersched
 	PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
+		sh tests/vm/scx/run.sh $(B)/vm-scx
+
+# hackbench under the kernel's scheduler and under run -b scx, one boot
+# (figures, not a test: docs/speed.md)
+scx-bench: $(B)/scx-try $(B)/powersched
+	PS_SCX_MODE=bench PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
 		sh tests/vm/scx/run.sh $(B)/vm-scx
 
 scx-clean:

@@ -85,6 +85,28 @@ echo "PSVM begin scx uptime $(up)"
 echo "PSVM info $(uname -r), $(nproc) CPUs, sched_ext state $(state), $(stress-ng --version 2>&1 | head -n 1)"
 [ -e /sys/kernel/sched_ext/state ] || echo "PSVM info no /sys/kernel/sched_ext: this kernel has no sched_ext"
 
+# --- the benchmark (psmode=bench on the kernel's command line: make
+# scx-bench), instead of the checks: hackbench (rt-tests; tasks that wake
+# each other through pipes, the scheduler's wakeup path at its busiest)
+# under the kernel's own scheduler and under powersched run -b scx, turn
+# about in one boot; "PSVM bench" lines, then the medians and ratios
+if grep -q 'psmode=bench' /proc/cmdline; then
+	HB="hackbench --pipe -g 2 -f 10 -l 300"
+	hb() { "$@" 2>&1 | sed -n 's/^Time: *//p' | head -n 1; }
+	med() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "none" }'; }
+	stock= perf= power=
+	for i in 1 2 3 4 5; do
+		s=$(hb $HB); stock="$stock $s"
+		f=$(hb /usr/local/bin/powersched run -q -b scx -p performance --state-dir /tmp/pb -- $HB); perf="$perf $f"
+		w=$(hb /usr/local/bin/powersched run -q -b scx -p power --state-dir /tmp/pb -- $HB); power="$power $w"
+		echo "PSVM bench hackbench round $i: stock ${s:-?} s, scx performance ${f:-?} s, scx power ${w:-?} s"
+	done
+	ms=$(echo "$stock" | med); mf=$(echo "$perf" | med); mw=$(echo "$power" | med)
+	echo "PSVM bench hackbench ($HB, 40 tasks, 8 vCPUs under TCG), median of 5: stock $ms s; scx performance $mf s ($(awk -v a="$mf" -v b="$ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') x stock); scx power $mw s ($(awk -v a="$mw" -v b="$ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') x stock)"
+	echo "PSVM exit 0"
+	exit 0
+fi
+
 # --- run 1 (a, b, e, f): 2 loops, allowed 0-1, the power order ----------
 # two shell loops and a sleep: no other task of the command wakes up while
 # they run (stress-ng's parent does: run 1b)

@@ -25,6 +25,8 @@ W=$(cd "$1" && pwd)
 TRY=${PS_SCX_TRY:-$top/build/scx-try}
 PS=${PS_SCX_POWERSCHED:-$top/build/powersched}
 TMO=${PS_SCX_TIMEOUT:-900}
+# PS_SCX_MODE=bench: the benchmark instead of the checks (make scx-bench)
+MODE=${PS_SCX_MODE:-}
 # TCG threading: "single" by default. With thread=multi, enabling the
 # scheduler (static keys patched with int3, text_poke_bp) oopsed the guest
 # ("Oops: int3" in update_rq_clock, "Fatal exception in interrupt") on 1 of
@@ -45,10 +47,11 @@ done
 
 # --- the root file system (cached) -----------------------------------------
 # the loader's runtime libraries (ldd build/scx-try: libelf, libz, libc;
-# libbpf is linked in statically), util-linux for taskset
+# libbpf is linked in statically), util-linux for taskset, rt-tests for
+# the benchmark's hackbench
 # and powersched's (sid's names: libhwloc15, libjson-c5, libsystemd0,
 # libcairo2)
-PKGS=linux-image-cloud-amd64,initramfs-tools,procps,kmod,mount,util-linux,stress-ng,libelf1t64,zlib1g,libhwloc15,libjson-c5,libsystemd0,libcairo2
+PKGS=linux-image-cloud-amd64,initramfs-tools,procps,kmod,mount,util-linux,stress-ng,rt-tests,libelf1t64,zlib1g,libhwloc15,libjson-c5,libsystemd0,libcairo2
 MIRROR_ARG=
 [ -n "${PS_DEBIAN_MIRROR:-}" ] && MIRROR_ARG=$PS_DEBIAN_MIRROR
 KEY=$(printf '%s\n' "mmdebstrap --variant=minbase --aptopt=Acquire::Check-Valid-Until false --include=$PKGS sid $MIRROR_ARG" | sha256sum | cut -c 1-16)
@@ -100,7 +103,7 @@ for boot in 1 2; do
 		-smp 8,sockets=2,cores=2,threads=2 \
 		-kernel "$kernel" -initrd "$initrd" \
 		-drive file="$W/root.img",format=raw,if=virtio \
-		-append "root=/dev/vda rw console=ttyS0 quiet init=/usr/local/lib/psvm/guest.sh panic=-1" \
+		-append "root=/dev/vda rw console=ttyS0 quiet init=/usr/local/lib/psvm/guest.sh panic=-1${MODE:+ psmode=$MODE}" \
 		-nographic -no-reboot </dev/null >"$out" 2>&1 &
 	qpid=$!
 	began=
@@ -128,9 +131,11 @@ res=$(tr -d '\r' <"$out" | grep -a 'PSVM ' | sed 's/.*PSVM /PSVM /')
 echo "$res" | sed -n 's/^PSVM /vm: /p'
 pass=$(echo "$res" | grep -c '^PSVM check .* ok')
 fail=$(echo "$res" | grep -c '^PSVM check .* FAIL')
+[ "$MODE" = bench ] ||
 for c in a-attached b-confined c-grow-along-order d-pinned-kept e-partial-switch \
 	f-unregistered g-kill9-drops h-switch-moves i-busy-error j-run-loaded k-run-placed \
-	l-run-pinned-kept m-run-partial n-run-unloaded; do
+	l-run-pinned-kept m-run-partial n-run-unloaded o-error-logged p-error-falls-back \
+	q-error-fail-exit; do
 	echo "$res" | grep -q "^PSVM check $c " || { echo "vm: failed: $c: no result"; fail=$((fail + 1)); }
 done
 if ! echo "$res" | grep -q '^PSVM exit 0'; then
