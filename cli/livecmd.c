@@ -97,6 +97,11 @@ int ps_cli_live_build_cfg(const struct ps_cli_live_opts *o, struct ps_live_cfg *
 		ps_err("unknown backend '%s' (cgroup, affinity, scx or auto)", o->backend);
 		return PS_EXIT_USAGE;
 	}
+	if (o->scx_fallback && cfg->backend != PS_BACKEND_SCX) {
+		ps_err("--scx-fallback goes with --backend scx, not '%s'",
+		       o->backend ? o->backend : "auto");
+		return PS_EXIT_USAGE;
+	}
 	if (!o->scx_fallback || !strcmp(o->scx_fallback, "affinity")) {
 		cfg->scx_fallback = PS_SCX_FALLBACK_AFFINITY;
 	} else if (!strcmp(o->scx_fallback, "kernel")) {

@@ -224,12 +224,16 @@ static void say_exit(struct ps_live *l)
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '"')
 			*p = ' ';
-	/* SCX_EXIT_UNREG* (64, 65, 66): unregistered, by us or the kernel's
-	 * sysrq; 1024 and up: an error (the kernel went back to its own
-	 * scheduler at once) */
+	/* SCX_EXIT_UNREG (64): unregistered by userspace (us); SYSRQ (67):
+	 * SysRq-S; UNREG_BPF, UNREG_KERN (65, 66): ended by the BPF or the
+	 * kernel (a CPU going offline); 1024 and up: an error. The kernel
+	 * has gone back to its own scheduler at once in every case. */
 	l->scx_exit_kind = e->kind;
 	snprintf(l->scx_exit, sizeof(l->scx_exit), "%s: kind %d, \"%.100s\"%s%.120s%s",
-		 e->kind >= 1024 ? "ended on an error" : "unloaded", e->kind, reason,
+		 e->kind >= 1024 ? "ended on an error" :
+		 e->kind == PS_SCX_EXIT_UNREG || e->kind == PS_SCX_EXIT_SYSRQ ? "unloaded" :
+									"ended by the kernel",
+		 e->kind, reason,
 		 msg[0] ? " (" : "", msg, msg[0] ? ")" : "");
 	lg(l, "scx: the scheduler %s", l->scx_exit);
 }

@@ -262,30 +262,40 @@ static void use_backend(struct ps_live *l, enum ps_live_backend b);
 /*
  * The sched_ext scheduler ended by itself: the kernel runs the command
  * under its own scheduler already. Our SCHED_EXT goes from the command's
- * threads (now, and from the threads born since at each interval), then,
- * once, on an error, the configured fallback; an unload by someone else
- * (sysrq, an administrator) is obeyed: the kernel's scheduler it is.
+ * threads (in this interval and the next: a thread born in between has it
+ * from a parent of ours; one that has it later was given it by someone),
+ * then, once, the configured fallback. An unload by a person is obeyed
+ * (userspace's, SysRq-S: the kernel's scheduler it is); any other end (an
+ * error, the watchdog, the kernel's own, e.g. a CPU going offline) is
+ * what the fallback is for.
  */
 static void scx_fell(struct ps_live *l)
 {
-	int n = ps_live_scx_release_policy(l);
+	int obeyed = l->scx_exit_kind == PS_SCX_EXIT_UNREG || l->scx_exit_kind == PS_SCX_EXIT_SYSRQ;
+	int n = l->scx_release_left > 0 ? ps_live_scx_release_policy(l) : 0;
 
 	if (n)
 		lg(l, "scx: %d thread(s) of the command given back policy SCHED_OTHER", n);
-	if (l->scx_fell)
+	if (l->scx_fell) {
+		if (l->scx_release_left > 0)
+			l->scx_release_left--;
 		return;
+	}
 	l->scx_fell = 1;
-	if (l->scx_exit_kind >= 1024 && l->cfg.scx_fallback == PS_SCX_FALLBACK_AFFINITY) {
+	l->scx_release_left = 1; /* the next interval's too */
+	if (!obeyed && l->cfg.scx_fallback == PS_SCX_FALLBACK_AFFINITY) {
 		use_backend(l, PS_BACKEND_AFFINITY);
-		l->full_scan = 1;
+		/* the next interval applies the set as a change (its applied
+		 * record is what restore trusts) after a look at every task */
+		l->scx_switched = 1;
 		lg(l, "scx: falling back to the affinity backend (scx-fallback affinity): the "
 		   "policy's set goes on as the threads' masks");
 		return;
 	}
-	l->scx_failed = l->scx_exit_kind >= 1024 && l->cfg.scx_fallback == PS_SCX_FALLBACK_FAIL;
+	l->scx_failed = !obeyed && l->cfg.scx_fallback == PS_SCX_FALLBACK_FAIL;
 	lg(l, "scx: the command runs under the kernel's own scheduler for the rest of the "
-	   "run%s", l->scx_exit_kind < 1024 ? " (the scheduler was unloaded, not ended on an "
-	   "error)" : l->scx_failed ? " (scx-fallback fail: the exit status will say so)" :
+	   "run%s", obeyed ? " (the scheduler was unloaded by hand, not ended)" :
+	   l->scx_failed ? " (scx-fallback fail: the exit status will say so)" :
 	   " (scx-fallback kernel)");
 }
 
@@ -304,6 +314,13 @@ static int step(struct ps_live *l, double now_s)
 		dt = l->cfg.interval_s;
 	if (!l->started)
 		l->start_t = now_s - dt;
+	/* the scx backend fell back to affinity in the last interval: its set
+	 * goes on the threads as a change, after a look at every task */
+	if (l->scx_switched) {
+		l->scx_switched = 0;
+		memset(l->allowed_os, 0, (size_t)nb);
+		l->full_scan = 1;
+	}
 	/* hotplug: a new online set means a new topology */
 	if (!read_online(l, on) && memcmp(on, l->online, (size_t)nb)) {
 		memcpy(l->online, on, (size_t)nb);

@@ -115,6 +115,9 @@ struct ps_live {
 	int scx_ended;             /* ... and has ended (error, watchdog, sysrq) */
 	int scx_exit_kind;         /* SCX_EXIT_* of that end; >= 1024: an error */
 	int scx_fell;              /* the fallback was taken */
+	int scx_release_left;      /* intervals that still release SCHED_EXT */
+	int scx_switched;          /* fell back to affinity: the next interval
+				    * applies the set as a change */
 	int scx_failed;            /* ... and it is fail: exit non-zero */
 	char scx_exit[300];        /* that end in words, for the log and status */
 	char cg_path[256];     /* our cgroup, relative to the mount ("/powersched-run-1") */
@@ -391,6 +394,12 @@ void ps_live_write_state(struct ps_live *l);
 
 
 /* what the metrics file says (live/metrics.c), the state file's figures */
+/* SCX_EXIT_* of the kernel (include/linux/sched/ext.h, 6.12 to 7.2): an
+ * unload by userspace or SysRq-S; others (65 by the BPF, 66 by the kernel,
+ * e.g. a CPU going offline, 1024 and up errors) are not a person's choice */
+#define PS_SCX_EXIT_UNREG 64
+#define PS_SCX_EXIT_SYSRQ 67
+
 struct ps_live_figures {
 	const char *process;              /* "run" or "daemon" */
 	const char *policy, *requested;   /* resolved, asked for */

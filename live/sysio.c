@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "live_int.h"
@@ -230,6 +231,30 @@ static int reset_target(const char *root, cpu_set_t *set, size_t sz)
 }
 
 /*
+ * Does turning cpuset on or off reset the tasks' masks here? Before Linux
+ * 6.2 it does (commit da019032819a keeps a task's own mask since): the
+ * kernel's release (root/proc/sys/kernel/osrelease, else uname) below 6.2.
+ * An unknown release: yes (putting back what the reset did is the safe
+ * side on the kernels that reset; a change then is the rarer case).
+ */
+static int cpuset_write_resets(const char *root)
+{
+	char path[1100], buf[128];
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", strcmp(root, "/") ? root : "");
+	if (ps_live_read_file(path, buf, sizeof(buf)) <= 0) {
+		if (uname(&u))
+			return 1;
+		snprintf(buf, sizeof(buf), "%s", u.release);
+	}
+	if (sscanf(buf, "%d.%d", &major, &minor) != 2)
+		return 1;
+	return major < 6 || (major == 6 && minor < 2);
+}
+
+/*
  * Write text to file (a cgroup.subtree_control) with every task's affinity
  * recorded before and put back after where the write reset it: before
  * Linux 6.2 (commit da019032819a) enabling or disabling the cpuset
@@ -249,6 +274,12 @@ int ps_live_guarded_write(const char *root, const char *file, const char *text,
 	cpu_set_t *now, *target;
 	DIR *d, *t;
 
+	/* on 6.2 and later the write resets no task's mask: nothing to
+	 * record, and any change meanwhile is someone's */
+	if (!cpuset_write_resets(root))
+		return ps_live_sys->guarded_file_write ?
+			       ps_live_sys->guarded_file_write(file, text) :
+			       ps_live_write_file(file, text);
 	snprintf(path, sizeof(path), "%s/proc", strcmp(root, "/") ? root : "");
 	d = opendir(path);
 	while (d && (pd = readdir(d))) {

@@ -670,7 +670,7 @@ static void two_cpus(cpu_set_t *s, int a, int b)
 static void test_guarded_write_user_change_kept(void **state)
 {
 	struct ps_live_sysops ops = ps_live_sys_kernel;
-	char root[] = "/tmp/ps-gw-XXXXXX", path[512];
+	char root[] = "/tmp/ps-gw-XXXXXX", path[512], rel[512];
 	cpu_set_t all, before[4], got;
 	int c0 = -1, c1 = -1, i, logs = 0;
 	FILE *f;
@@ -695,6 +695,14 @@ static void test_guarded_write_user_change_kept(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "%d,%d\n", c0, c1);
+	fclose(f);
+	/* a kernel that resets (before 6.2) */
+	snprintf(path, sizeof(path), "mkdir -p %s/proc/sys/kernel", root);
+	assert_int_equal(system(path), 0);
+	snprintf(rel, sizeof(rel), "%s/proc/sys/kernel/osrelease", root);
+	f = fopen(rel, "w");
+	assert_non_null(f);
+	fputs("6.1.0-41-amd64\n", f);
 	fclose(f);
 	two_cpus(&before[0], c0, -1); /* reset to c0,c1: put back to c0 */
 	two_cpus(&gw_during[0], c0, c1);
@@ -733,6 +741,24 @@ static void test_guarded_write_user_change_kept(void **state)
 	assert_int_equal(sched_getaffinity(gw_kid[3], sizeof(got), &got), 0);
 	assert_true(CPU_EQUAL(&got, &before[3]));
 	assert_int_equal(logs, 2); /* one put back, two left as theirs */
+	/* 6.2 and later reset nothing: every change is someone's, even one
+	 * to the root cpuset's CPUs, and nothing is said */
+	f = fopen(rel, "w");
+	assert_non_null(f);
+	fputs("6.2.0\n", f);
+	fclose(f);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(sched_setaffinity(gw_kid[i], sizeof(cpu_set_t), &before[i]), 0);
+	ps_live_sys = &ops;
+	i = ps_live_guarded_write(root, "/nonexistent/cgroup.subtree_control", "+cpuset",
+				  count_log, &logs);
+	ps_live_sys = &ps_live_sys_kernel;
+	assert_int_equal(i, 0);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(sched_getaffinity(gw_kid[i], sizeof(got), &got), 0);
+		assert_true(CPU_EQUAL(&got, gw_change[i] ? &gw_during[i] : &before[i]));
+	}
+	assert_int_equal(logs, 2);
 	for (i = 0; i < 4; i++) {
 		kill(gw_kid[i], SIGKILL);
 		waitpid(gw_kid[i], NULL, 0);

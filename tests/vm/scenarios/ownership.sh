@@ -60,7 +60,8 @@ followed() {
 	return 1
 }
 # load after the daemon: 4 busy workers; the set grows to hold them
-stress-ng --cpu 4 --cpu-method int64 --timeout 25 >/dev/null 2>&1 &
+# (a timeout past every wait below: they are ended by hand)
+stress-ng --cpu 4 --cpu-method int64 --timeout 300 >/dev/null 2>&1 &
 sp=$!
 wait_for 60 '[ "$(nallowed)" -ge 4 ] && followed'
 grown=$waited; set1=$(jget allowed); masks1=$(probe masks stress-ng-cpu | tr '\n' ' ')
@@ -70,14 +71,16 @@ held=0 tries=0
 while [ $tries -lt 10 ]; do
 	followed && held=$((held + 1)); tries=$((tries + 1)); sleep 0.5
 done
+kill $sp
 wait $sp
 # idle again: the set shrinks; then two new workers are confined to it
 wait_for 60 '[ "$(nallowed)" -le 2 ]'
 shrunk=$waited; set2=$(jget allowed)
-stress-ng --cpu 2 --cpu-method int64 --timeout 15 >/dev/null 2>&1 &
+stress-ng --cpu 2 --cpu-method int64 --timeout 300 >/dev/null 2>&1 &
 sp=$!
 wait_for 60 'followed'
 again=$waited; set3=$(jget allowed); masks3=$(probe masks stress-ng-cpu | tr '\n' ' ')
+kill $sp
 wait $sp
 kill -TERM $dpid
 wait $dpid
@@ -91,7 +94,10 @@ notours=$(grep -c 'not ours to manage' /tmp/own.log)
 moved=$(wc -l </tmp/own.watch)
 grep -E 'allowed|let go|not ours|stopped' /tmp/own.log | grep -v 'kept' | head -n 12 | sed 's/^/PSVM ownership log: /'
 echo "PSVM ownership: pins taskset sleep $pin and $ktname $kt on 0; daemon's first set $set0; 4 workers: set $set1 after ${grown} s, masks $masks1, demand $dem1, followed in $held of $tries samples; idle: set $set2 after $shrunk s; 2 new workers: set $set3 after $again s, masks $masks3; after SIGTERM (exit $rc): sleep $pin_after, $ktname $kt_after; $moved moment(s) a pin was off 0: $(head -n 3 /tmp/own.watch | tr '\n' ' ')"
-[ -n "$kt" ] && [ "$moved" = 0 ] && [ "$pin_after" = 0 ] && [ "$kt_after" = 0 ] && [ "$notours" = 0 ]
+# (the daemon's first set must be 0, the pins' value, or the case is not
+# the one the user met)
+[ "$set0" = 0 ] && [ -n "$kt" ] && [ "$moved" = 0 ] && [ "$pin_after" = 0 ] &&
+	[ "$kt_after" = 0 ] && [ "$notours" = 0 ]
 check ownership-pins-untouched $? "a taskset sleep and $ktname pinned to 0 before the daemon (its set $set0): $moved moment(s) off 0, after: $pin_after and $kt_after; 'not ours' logged $notours time(s)"
 [ "$grown" != never ] && [ "$held" = "$tries" ] && [ "$again" != never ] && [ "$letgo" = 0 ] &&
 	awk "BEGIN { exit !(${dem1:-0} >= 2) }"

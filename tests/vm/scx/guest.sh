@@ -343,6 +343,9 @@ masked() {
 }
 wait_for 60 masked
 took=$waited
+# the masks are journaled as a set applied: what a restore after a SIGKILL
+# trusts to put them back
+japp=$(cat /tmp/psd2/journal.* 2>/dev/null | grep -c '^applied')
 /usr/local/bin/powersched status --state-dir /tmp/psd2 >/tmp/st2.txt 2>&1
 sline=$(grep 'Scheduler:' /tmp/st2.txt)
 pkill -P "$cmd" -x sleep
@@ -352,8 +355,9 @@ show f $PL2
 	grep -q 'scx: the scheduler ended on an error: kind 1025, .*test fault' $PL2 &&
 	[ "$(grep -c 'scx: the scheduler ended on an error' $PL2)" = 1 ]
 check o-error-logged $? "fault after 5 intervals: state $st $fell s later; $(grep 'scx: the scheduler' $PL2 | head -n 1 | cut -c 1-200)"
-[ "$took" != never ] && [ "$prc" = 0 ] && echo "$sline" | grep -q 'ended on an error: kind 1025.* fell back to affinity'
-check p-error-falls-back $? "loops $loops: masks $lm on the policy's set $al, policies $lp ($took s after); status: $sline; run exit $prc"
+[ "$took" != never ] && [ "$prc" = 0 ] && [ "$japp" -ge 1 ] &&
+	echo "$sline" | grep -q 'ended on an error: kind 1025.* fell back to affinity'
+check p-error-falls-back $? "loops $loops: masks $lm on the policy's set $al, policies $lp ($took s after), $japp applied record(s) in the journal; status: $sline; run exit $prc"
 PS_SCX_TEST_FAULT=3 $P run -b scx --scx-fallback fail -p power -i 200ms --state-dir /tmp/psd3 -- sh -c 'while :; do :; done & sleep 10; kill $!' >/tmp/ps-fail.log 2>&1
 frc=$?
 [ "$frc" = 1 ] && grep -q 'scx-fallback fail' /tmp/ps-fail.log && grep -q 'exit status 1, not the command' /tmp/ps-fail.log
