@@ -673,7 +673,6 @@ static void test_guarded_write_user_change_kept(void **state)
 	char root[] = "/tmp/ps-gw-XXXXXX", path[512], rel[512];
 	cpu_set_t all, before[4], got;
 	int c0 = -1, c1 = -1, i, logs = 0;
-	FILE *f;
 
 	(void)state;
 	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
@@ -689,21 +688,10 @@ static void test_guarded_write_user_change_kept(void **state)
 	assert_non_null(mkdtemp(root));
 	/* what the reset gives: the root cpuset's CPUs, here (no cgroup2
 	 * root under this root) the online ones: c0 and c1 */
-	snprintf(path, sizeof(path), "mkdir -p %s/sys/devices/system/cpu", root);
-	assert_int_equal(system(path), 0);
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "%d,%d\n", c0, c1);
-	fclose(f);
+	snprintf(rel, sizeof(rel), "%d,%d\n", c0, c1);
+	write_file(root, "sys/devices/system/cpu/online", rel);
 	/* a kernel that resets (before 6.2) */
-	snprintf(path, sizeof(path), "mkdir -p %s/proc/sys/kernel", root);
-	assert_int_equal(system(path), 0);
-	snprintf(rel, sizeof(rel), "%s/proc/sys/kernel/osrelease", root);
-	f = fopen(rel, "w");
-	assert_non_null(f);
-	fputs("6.1.0-41-amd64\n", f);
-	fclose(f);
+	write_file(root, "proc/sys/kernel/osrelease", "6.1.0-41-amd64\n");
 	two_cpus(&before[0], c0, -1); /* reset to c0,c1: put back to c0 */
 	two_cpus(&gw_during[0], c0, c1);
 	two_cpus(&before[1], c0, c1); /* a user's taskset to c1: theirs */
@@ -743,10 +731,7 @@ static void test_guarded_write_user_change_kept(void **state)
 	assert_int_equal(logs, 2); /* one put back, two left as theirs */
 	/* 6.2 and later reset nothing: every change is someone's, even one
 	 * to the root cpuset's CPUs, and nothing is said */
-	f = fopen(rel, "w");
-	assert_non_null(f);
-	fputs("6.2.0\n", f);
-	fclose(f);
+	write_file(root, "proc/sys/kernel/osrelease", "6.2.0\n");
 	for (i = 0; i < 4; i++)
 		assert_int_equal(sched_setaffinity(gw_kid[i], sizeof(cpu_set_t), &before[i]), 0);
 	ps_live_sys = &ops;
