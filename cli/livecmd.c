@@ -97,9 +97,9 @@ int ps_cli_live_build_cfg(const struct ps_cli_live_opts *o, struct ps_live_cfg *
 		ps_err("unknown backend '%s' (cgroup, affinity, scx or auto)", o->backend);
 		return PS_EXIT_USAGE;
 	}
-	if (o->scx_fallback && cfg->backend != PS_BACKEND_SCX) {
-		ps_err("--scx-fallback goes with --backend scx, not '%s'",
-		       o->backend ? o->backend : "auto");
+	if (o->scx_fallback && (cfg->backend == PS_BACKEND_CGROUP ||
+				(cfg->backend == PS_BACKEND_AFFINITY && o->backend))) {
+		ps_err("--scx-fallback goes with the scx backend, not '%s'", o->backend);
 		return PS_EXIT_USAGE;
 	}
 	if (!o->scx_fallback || !strcmp(o->scx_fallback, "affinity")) {

@@ -37,6 +37,15 @@ static void scx_set_child(struct ps_live *l, pid_t pid)
 	(void)pid;
 }
 
+int ps_live_scx_built(void)
+{
+#ifdef PS_HAVE_SCX
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 int ps_live_scx_usable(const char *root, char *why, size_t len)
 {
 	const char *r = root && strcmp(root, "/") ? root : "";

@@ -592,26 +592,49 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 	ps_live_path(l, path, sizeof(path), "/sys/class/powercap/intel-rapl:0/energy_uj");
 	l->have_rapl = access(path, R_OK) == 0;
 	if (cfg->backend == PS_BACKEND_AUTO) {
-		char unit[256];
-		/* run's default: the cgroup backend where it can be used and
-		 * the command is in no systemd unit; in one (a service, a
-		 * login session's scope), a cgroup of ours would take it out
-		 * of the unit, where the unit's stop and logind's cleanup no
-		 * longer reach it: affinity keeps it there */
+		char unit[256], busy[300];
+		/* the mask backend run would use: the cgroup backend where it
+		 * can be used and the command is in no systemd unit; in one (a
+		 * service, a login session's scope), a cgroup of ours would
+		 * take it out of the unit, where the unit's stop and logind's
+		 * cleanup no longer reach it: affinity keeps it there */
 		int in_unit = !cfg->whole_system && ps_live_cgroup_unit(l, unit, sizeof(unit));
+		enum ps_live_backend mask = !cfg->whole_system && !in_unit &&
+						    ps_live_cgroup_usable(l) ?
+						    PS_BACKEND_CGROUP : PS_BACKEND_AFFINITY;
+		/* run's first choice: the scx backend, where this build has it
+		 * and the kernel has sched_ext with no scheduler loaded (one
+		 * that is: said in one line, and a mask backend) */
+		int scx = !cfg->whole_system && !cfg->attached && ps_live_scx_built();
 
-		use_backend(l, !cfg->whole_system && !in_unit && ps_live_cgroup_usable(l) ?
-				       PS_BACKEND_CGROUP : PS_BACKEND_AFFINITY);
-		if (in_unit && cfg->verbose && ps_live_cgroup_usable(l))
+		if (scx) {
+			r = ps_live_scx_usable(cfg->root, busy, sizeof(busy));
+			if (r == -EBUSY)
+				lg(l, "backend: %s; the %s backend instead", busy,
+				   mask == PS_BACKEND_CGROUP ? "cgroup" : "affinity");
+			scx = !r;
+		}
+		use_backend(l, scx ? PS_BACKEND_SCX : mask);
+		if (!scx && mask == PS_BACKEND_AFFINITY && in_unit && cfg->verbose &&
+		    ps_live_cgroup_usable(l))
 			lg(l, "backend affinity: the command stays in the unit %s (-b cgroup "
 			   "would take it out)", unit);
+		if (scx && !cfg->dry_run) {
+			r = l->be->start(l);
+			if (r) {
+				/* chosen, not asked for: a mask backend goes on */
+				lg(l, "backend: the scx backend did not load; the %s backend instead",
+				   mask == PS_BACKEND_CGROUP ? "cgroup" : "affinity");
+				use_backend(l, mask);
+			}
+		}
 	} else {
 		use_backend(l, cfg->backend);
-	}
-	if (l->be->start && !cfg->dry_run) {
-		r = l->be->start(l);
-		if (r)
-			goto fail;
+		if (l->be->start && !cfg->dry_run) {
+			r = l->be->start(l);
+			if (r)
+				goto fail;
+		}
 	}
 	snprintf(l->journal_path, sizeof(l->journal_path), "%s/journal.%d", cfg->state_dir,
 		 (int)l->self);

@@ -45,6 +45,9 @@ enum ps_scx_fallback {
  */
 int ps_live_scx_usable(const char *root, char *why, size_t len);
 
+/** ps_live_scx_built() - 1 when this build has the sched_ext backend */
+int ps_live_scx_built(void);
+
 struct ps_live_cfg {
 	const char *root;        /* "/" */
 	const char *sysfs_root;  /* auto reads power supplies under it; NULL: root */

@@ -642,8 +642,8 @@ expect_err "interval '0s'" run -i 0s -- true
 expect_err "interval 'abc'" run -i abc -- true
 expect_err "unknown backend 'magic'" run -b magic -- true
 expect_err "unknown scx-fallback 'later'" run -b scx --scx-fallback later -- true
-expect_err "--scx-fallback goes with --backend scx, not 'affinity'" run -b affinity --scx-fallback kernel -- true
-expect_err "--scx-fallback goes with --backend scx, not 'auto'" run --scx-fallback fail -- true
+expect_err "--scx-fallback goes with the scx backend, not 'affinity'" run -b affinity --scx-fallback kernel -- true
+expect_err "--scx-fallback goes with the scx backend, not 'cgroup'" run -b cgroup --scx-fallback fail -- true
 expect_err "max-changes '1'" run --max-changes 1 -- true
 expect_err "no command given" run -p power
 expect_err "model 'nosuch'" run -m nosuch -- true

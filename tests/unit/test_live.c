@@ -564,6 +564,52 @@ static void test_i23_cgroup_in_unit(void **state)
 	free(root);
 }
 
+/*
+ * run's default backend where the kernel has sched_ext (issue 22): the scx
+ * backend when no sched_ext scheduler is loaded; with one loaded (here
+ * scx_lavd), a mask backend and one line naming it. A daemon's is never
+ * scx (it manages others' tasks by masks).
+ */
+static void test_scx_default(void **state)
+{
+	char ours[512], dir[4200], err[256];
+	struct ps_live_cfg cfg;
+	struct ps_live *l = NULL;
+	struct logged g = { 0, "" };
+	struct ps_model m;
+	char *root;
+
+	(void)state;
+	if (!ps_live_scx_built())
+		skip();
+	assert_int_equal(ps_model_load("generic", &m, err, sizeof(err)), 0);
+	root = unit_root(ours, sizeof(ours));
+	write_file(root, "proc/self/cgroup", "0::/\n");
+	unit_cfg(&cfg, root, dir, sizeof(dir), &m, &g);
+	cfg.backend = PS_BACKEND_AUTO;
+	cfg.dry_run = 1;
+	write_file(root, "sys/kernel/sched_ext/state", "disabled\n");
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	assert_int_equal(l->backend, PS_BACKEND_SCX);
+	ps_live_close(l);
+	write_file(root, "sys/kernel/sched_ext/state", "enabled\n");
+	write_file(root, "sys/kernel/sched_ext/root/ops", "scx_lavd\n");
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	assert_int_equal(l->backend, PS_BACKEND_CGROUP);
+	assert_non_null(strstr(g.all, "another sched_ext scheduler is loaded (scx_lavd, "
+				      "state enabled): sched_ext runs one at a time; the cgroup "
+				      "backend instead"));
+	ps_live_close(l);
+	write_file(root, "sys/kernel/sched_ext/state", "disabled\n");
+	cfg.whole_system = 1;
+	cfg.name = "daemon";
+	assert_int_equal(ps_live_open(&cfg, &l), 0);
+	assert_int_equal(l->backend, PS_BACKEND_AFFINITY);
+	ps_live_close(l);
+	remove_tree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_f10_config_strict),
 		cmocka_unit_test(test_scx_usable),
 		cmocka_unit_test(test_i23_cgroup_in_unit),
+		cmocka_unit_test(test_scx_default),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

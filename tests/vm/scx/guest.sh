@@ -8,7 +8,7 @@
 # i-busy-error, and of powersched run -b scx itself j-run-loaded,
 # k-run-placed, l-run-pinned-kept, m-run-partial, n-run-unloaded, and of
 # an error in the scheduler o-error-logged, p-error-falls-back,
-# q-error-fail-exit; "PSVM info" lines are measurements, not checks. Where the
+# q-error-fail-exit, and run's default r-run-default; "PSVM info" lines are measurements, not checks. Where the
 # tasks ran comes from two sides: the kernel's /proc (scx-try
 # --sample-from: field 39 of each running SCHED_EXT thread, every 500 ms)
 # and the scheduler's own per-CPU busy time and counters.
@@ -362,5 +362,23 @@ PS_SCX_TEST_FAULT=3 $P run -b scx --scx-fallback fail -p power -i 200ms --state-
 frc=$?
 [ "$frc" = 1 ] && grep -q 'scx-fallback fail' /tmp/ps-fail.log && grep -q 'exit status 1, not the command' /tmp/ps-fail.log
 check q-error-fail-exit $? "--scx-fallback fail: exit $frc; $(grep 'scx' /tmp/ps-fail.log | tail -n 3 | tr '\n' ' ' | cut -c 1-300)"
+
+# --- run's default (r): no -b here picks the scx backend; with a
+# scheduler loaded already (scx-try's), run names it in one line and a
+# mask backend runs the command
+$P run -p power -i 200ms --state-dir /tmp/psd4 -- sleep 3 >/tmp/ps-def.log 2>&1
+drc=$?
+$T --order 0,1,2,3,4,5,6,7 --allowed 0-1 -- sleep 20 >/tmp/scx-hold.log 2>&1 &
+hp=$!
+wait_for 60 '[ "$(state)" = enabled ]'
+$P run -p power -i 200ms --state-dir /tmp/psd5 -- true >/tmp/ps-def2.log 2>&1
+brc=$?
+kill $hp 2>/dev/null
+wait $hp 2>/dev/null
+[ "$drc" = 0 ] && grep -q 'scx: the powersched scheduler is loaded' /tmp/ps-def.log &&
+	grep -q 'run summary: .* backend scx' /tmp/ps-def.log && [ "$brc" = 0 ] &&
+	[ "$(grep -c 'another sched_ext scheduler is loaded (powersched, state enabled).* backend instead' /tmp/ps-def2.log)" = 1 ] &&
+	grep -q 'run summary: .* backend \(affinity\|cgroup\)' /tmp/ps-def2.log
+check r-run-default $? "no -b: exit $drc, $(grep -o 'backend [a-z]* ([^)]*)' /tmp/ps-def.log | head -n 1); with scx-try's scheduler loaded: exit $brc, $(grep 'another sched_ext' /tmp/ps-def2.log | cut -c 1-160); $(grep -o 'backend [a-z]*[^,]*' /tmp/ps-def2.log | tail -n 1)"
 
 echo "PSVM exit 0"

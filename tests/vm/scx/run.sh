@@ -135,7 +135,7 @@ fail=$(echo "$res" | grep -c '^PSVM check .* FAIL')
 for c in a-attached b-confined c-grow-along-order d-pinned-kept e-partial-switch \
 	f-unregistered g-kill9-drops h-switch-moves i-busy-error j-run-loaded k-run-placed \
 	l-run-pinned-kept m-run-partial n-run-unloaded o-error-logged p-error-falls-back \
-	q-error-fail-exit; do
+	q-error-fail-exit r-run-default; do
 	echo "$res" | grep -q "^PSVM check $c " || { echo "vm: failed: $c: no result"; fail=$((fail + 1)); }
 done
 if ! echo "$res" | grep -q '^PSVM exit 0'; then
