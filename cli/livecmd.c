@@ -174,6 +174,11 @@ int ps_cli_live_check_backend(const char *cmd, const struct ps_live_cfg *cfg)
 	}
 	if (cfg->backend != PS_BACKEND_CGROUP || cfg->dry_run)
 		return 0;
+	if (geteuid()) {
+		ps_err("%s: backend cgroup needs root: its cgroup is under the root cgroup, "
+		       "which only root may write (a user's run uses -b affinity)", cmd);
+		return 1;
+	}
 	n = ps_cli_read_text("/sys/fs/cgroup/cgroup.controllers", buf, sizeof(buf));
 	if (n <= 0) {
 		ps_err("%s: backend cgroup needs cgroup v2 at /sys/fs/cgroup: no "

@@ -234,6 +234,14 @@ if [ "$(id -u)" -eq 0 ]; then
 	echo "user cli: a user's dry-run daemon beside root's busy loop: ${nthr:-?} of its threads scanned, $scans scans"
 fi
 
+# --- the cgroup backend asked for by a user: refused in one line, exit 2,
+# the command not run (its cgroup would be under the root cgroup)
+rm -f "$W/ran"
+as_user "$W/powersched" run -b cgroup -- touch "$W/ran" >"$tmp/o5" 2>"$tmp/e5"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/e5")" = 1 ] && grep -q "backend cgroup needs root" "$tmp/e5" &&
+	[ ! -e "$W/ran" ] && ok || bad "a user's run -b cgroup (exit $rc): $(cat "$tmp/e5")"
+
 # --- a state directory that is not the user's own is refused
 if [ "$(id -u)" -eq 0 ]; then
 	rm -rf "$SD"
