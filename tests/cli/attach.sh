@@ -33,6 +33,11 @@ tree=$!
 wait_until 10 test -s "$tmp/pinned.pid"
 spin=$(cat "$tmp/spin.pid")
 pinned=$(cat "$tmp/pinned.pid")
+# $! is taskset's pid: its mask is the pin only once taskset has set it
+# (before its exec of sleep); attaching earlier would find an unpinned
+# sleep, which is then rightly ours
+pinned_set() { [ "$(mask "$pinned")" = "$last" ]; }
+wait_until 10 pinned_set
 [ "$(mask "$spin")" = "$online" ] && [ "$(mask "$pinned")" = "$last" ] && ok ||
 	bad "before: spin $(mask "$spin"), pinned $(mask "$pinned")"
 

@@ -53,6 +53,10 @@ pins_as_set() {
 	done
 	echo same
 }
+# each $! is taskset's pid, pinned only once taskset has set the mask
+# (before its exec): the pins are made before the daemon starts
+pins_made() { [ "$(pins_as_set)" = same ]; }
+wait_until 10 pins_made || bad "ownership: the pins not in place after 10 s: $(pins_as_set)"
 "$PS" daemon -v -c "$tmp/own.conf" --state-dir "$SD" 2>"$tmp/own.log" &
 dp=$!
 # one busy loop of ours: the set shrinks to one CPU, which is one of the pins'

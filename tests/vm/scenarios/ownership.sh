@@ -11,6 +11,8 @@ mask() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$1/status" 2>/dev/
 # someone else's pins, equal to the set an idle power daemon starts with
 taskset -c 0 sleep 600 &
 pin=$!
+# $! is taskset's pid: pinned once taskset has set the mask, before its exec
+i=0; while [ "$(mask $pin)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 kt=
 for name in kswapd0 khugepaged kcompactd0; do
 	for c in /proc/[0-9]*/comm; do
