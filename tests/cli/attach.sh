@@ -47,6 +47,7 @@ rp=$!
 narrowed() { m=$(mask "$spin"); [ -n "$m" ] && [ "$m" != "$online" ]; }
 if wait_until 20 narrowed; then ok; else bad "attached: the loop's mask stayed $(mask "$spin")"; show_log run "$tmp/run1.err"; fi
 during=$(mask "$spin")
+wait_until 20 test -f "$SD/state.$rp.json"
 "$PS" status --state-dir "$SD" >"$tmp/st" 2>&1
 grep -q "^ *Manages: pid $tree (sh $tmp/tree.sh), attached to with --pid, and its descendants: [0-9]* threads$" "$tmp/st" && ok ||
 	bad "status of an attached run: $(cat "$tmp/st")"
@@ -98,7 +99,8 @@ EOF
 	wait_until 10 test -s "$tmp/orphan.pid"
 	orphan=$(cat "$tmp/orphan.pid")
 	oppid=$(awk '{ print $4 }' "/proc/$orphan/stat" 2>/dev/null)
-	sleep 1
+	# run has seen it (journaled as ours) before it is told to detach
+	wait_until 20 grep -q "^task $orphan " "$SD/journal.$rp"
 	kill -TERM "$rp"
 	wait "$rp"
 	rc=$?

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The Prometheus metrics file: written during a run (copied by the command
-# itself mid-run), accepted by promtool check metrics (Debian's prometheus
-# package), its values those of the run (the power policy with one busy
-# thread allows one PU; counters only grow), gone after the run; a metrics
+# The Prometheus metrics file: written during a run (copied mid-run),
+# accepted by promtool check metrics (Debian's prometheus package), its
+# values those of the run (the power policy with one busy thread allows one
+# PU; counters only grow), gone after the run; a metrics
 # path that cannot be written is said once and the run goes on; a relative
 # metrics path in the daemon's config is refused. And run --plot: a PNG of
 # the run (1200 px wide, as cli/plot.c draws), a bad suffix refused.
@@ -12,9 +12,24 @@ PS=$1
 . "$(dirname "$0")/lib.sh"
 M="$tmp/node/powersched.prom"
 mkdir -p "$tmp/node"
-"$PS" run --state-dir "$tmp/sd" --metrics "$M" -p power -i 100ms -b affinity -- sh -c "
-	timeout 1.2 sh -c 'while :; do :; done'; cp '$M' '$tmp/a.prom'
-	timeout 0.6 sh -c 'while :; do :; done'; cp '$M' '$tmp/b.prom'" 2>"$tmp/e"
+v() { # v FILE METRIC-WITH-LABELS: its value
+	awk -v m="$2" 'index($0, m " ") == 1 { print $2 }' "$1"
+}
+# one busy thread (builtins only) until the test has copied the file
+# twice: once it shows 8 decisions and the one PU, then 3 decisions later
+# (copied by this shell, outside the run's tree, so its reads are not load)
+rm -f "$tmp/stop"
+"$PS" run --state-dir "$tmp/sd" --metrics "$M" -p power -i 100ms -b affinity -- \
+	sh -c 'while [ ! -e "$1" ]; do :; done' sh "$tmp/stop" 2>"$tmp/e" &
+rp=$!
+dec() { v "$1" 'powersched_decisions_total{process="run"}'; }
+got_a() { cp "$M" "$tmp/a.prom" 2>/dev/null && [ "$(dec "$tmp/a.prom")" -ge 8 ] 2>/dev/null &&
+	[ "$(v "$tmp/a.prom" 'powersched_allowed_pus{process="run"}')" = 1 ]; }
+wait_until 60 got_a
+got_b() { cp "$M" "$tmp/b.prom" 2>/dev/null && [ "$(dec "$tmp/b.prom")" -ge $(($(dec "$tmp/a.prom") + 3)) ] 2>/dev/null; }
+wait_until 60 got_b
+: >"$tmp/stop"
+wait $rp
 [ $? -eq 0 ] && ok || bad "run failed: $(cat "$tmp/e")"
 [ -s "$tmp/a.prom" ] && [ -s "$tmp/b.prom" ] && ok || bad "no metrics file during the run"
 if command -v promtool >/dev/null; then
@@ -23,9 +38,6 @@ if command -v promtool >/dev/null; then
 else
 	echo "metrics: promtool missing (apt-get install prometheus): not checked"
 fi
-v() { # v FILE METRIC-WITH-LABELS: its value
-	awk -v m="$2" 'index($0, m " ") == 1 { print $2 }' "$1"
-}
 al=$(v "$tmp/a.prom" 'powersched_allowed_pus{process="run"}')
 on=$(v "$tmp/a.prom" 'powersched_online_pus{process="run"}')
 [ "$al" = 1 ] && [ "$on" = "$(nproc)" ] && ok || bad "allowed $al of $on PUs, not 1 of $(nproc)"
@@ -111,7 +123,7 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	chmod 644 "$tmp/victim"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups ln -s "$tmp/victim" "$pub/m.prom.tmp"
 	"$PS" run -q --state-dir "$tmp/sd" --metrics "$pub/m.prom" -p power -i 100ms -- \
-		sh -c "sleep 0.5; cp '$pub/m.prom' '$tmp/mid.prom'" 2>"$tmp/e"
+		sh -c "i=0; while [ ! -s '$pub/m.prom' ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done; cp '$pub/m.prom' '$tmp/mid.prom'" 2>"$tmp/e"
 	[ "$(cat "$tmp/victim")" = "root's own" ] && [ -L "$pub/m.prom.tmp" ] && [ -s "$tmp/mid.prom" ] && ok ||
 		bad "metrics beside a planted link: victim now '$(head -c 60 "$tmp/victim")', metrics mid-run $(wc -c <"$tmp/mid.prom" 2>/dev/null) bytes; $(cat "$tmp/e")"
 	# a link at the metrics path itself: refused before the command runs,

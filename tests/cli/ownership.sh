@@ -67,7 +67,9 @@ if wait_until 60 a_one; then ok; else
 	bad "ownership: the daemon's loop not confined after 60 s: on $(maskof $a)"
 	show_log daemon "$tmp/own.log"
 fi
-set1=$(allowed)
+# the state file is written at the end of the interval that set the mask
+set_is_a() { set1=$(allowed); [ -n "$set1" ] && [ "$set1" = "$(maskof $a)" ]; }
+wait_until 30 set_is_a
 # and two more started now, on the daemon's set, by this shell (not ours):
 # the mask equals ours from birth, which is not evidence that we set it
 case "$set1" in
@@ -77,7 +79,8 @@ case "$set1" in
 	s2=$!
 	taskset -c "$set1" "$tmp/psspin" -c 'sleep 300; :' &
 	h2=$!
-	pins="$pins $s2:$set1 $h2:$set1" ;;
+	pins="$pins $s2:$set1 $h2:$set1"
+	wait_until 10 pins_made ;;
 esac
 more_intervals 10
 during=$(pins_as_set)

@@ -77,8 +77,9 @@ open(w + "/child.pid", "w").write("%d\n" % child.pid)
 for _ in range(3):
     threading.Thread(target=time.sleep, args=(secs,), daemon=True).start()
 open(w + "/py.pid", "w").write("%d\n" % os.getpid())
+# busy until the test says stop (a file), SECS at most
 end = time.time() + secs
-while time.time() < end:
+while time.time() < end and not os.path.exists(w + "/stop"):
     pass
 sys.exit(7)
 EOF
@@ -90,10 +91,10 @@ masks() {
 	done
 }
 # narrow_all: 0 when the 4 threads of busy.py and its child are all on the
-# same set, smaller than the online CPUs (a second's polling)
+# same set, smaller than the online CPUs (30 s at most: a loaded machine)
 narrow_all() {
 	i=0
-	while [ $i -lt 20 ]; do
+	while [ $i -lt 300 ]; do
 		py=$(cat "$W/py.pid" 2>/dev/null)
 		ch=$(cat "$W/child.pid" 2>/dev/null)
 		if [ -n "$py" ] && [ -n "$ch" ]; then
@@ -134,16 +135,19 @@ if [ "$(id -u)" -eq 0 ]; then
 		i=$((i + 1))
 	done
 fi
-as_user "$W/powersched" run -q -p power -i 100ms -- "$PY" "$W/busy.py" "$W" 5 \
+rm -f "$W/stop"
+as_user "$W/powersched" run -q -p power -i 100ms -- "$PY" "$W/busy.py" "$W" 60 \
 	>"$tmp/o1" 2>"$tmp/e1" &
 pids="$pids $!"
 rpid=$!
-sleep 1
 narrow=$(narrow_all) && ok || bad "run as a user: threads not confined: $narrow"
 [ "$(stat -c '%a %u' "$SD")" = "700 $uid" ] && ok ||
 	bad "state directory $SD: $(stat -c '%a %u' "$SD"), not 700 $uid"
 jn=$(cd "$SD" && ls journal.* 2>/dev/null)
 pspid=${jn#journal.}
+# the state file is written at the end of an interval
+st_made() { [ -f "$SD/state.$pspid.json" ]; }
+wait_until 20 st_made
 as_user "$W/powersched" status >"$tmp/st" 2>&1
 grep -q "powersched run, pid $pspid\$" "$tmp/st" && grep -q "^ *Policy: power$" "$tmp/st" &&
 	grep -q "^ *Manages: pid $(cat "$W/py.pid") ($PY $W/busy.py .*) and its descendants: [0-9]* threads$" "$tmp/st" &&
@@ -156,6 +160,7 @@ if [ -n "$sysd" ]; then
 	kill -TERM "$sysd"
 	wait "$sysd"
 fi
+touch "$W/stop"
 wait $rpid
 rc=$?
 [ $rc -eq 7 ] && ok || bad "run as a user: exit $rc, not the command's 7: $(cat "$tmp/e1")"
@@ -167,12 +172,11 @@ kill "$ch" 2>/dev/null
 echo "user cli: confined to $narrow of $online during the run, $m after it"
 
 # --- SIGKILL: the masks stay narrow until the user's next run puts them back
-rm -f "$W"/*.pid
-as_user "$W/powersched" run -q -p power -i 100ms -- "$PY" "$W/busy.py" "$W" 8 \
+rm -f "$W"/*.pid "$W/stop"
+as_user "$W/powersched" run -q -p power -i 100ms -- "$PY" "$W/busy.py" "$W" 60 \
 	>"$tmp/o2" 2>"$tmp/e2" &
 pids="$pids $!"
 rpid=$!
-sleep 1
 narrow=$(narrow_all) && ok || bad "second run: threads not confined: $narrow"
 jn=$(cd "$SD" && ls journal.* 2>/dev/null)
 pspid=${jn#journal.}
@@ -195,6 +199,7 @@ nrec=$(sed -n 's/.*recovered: \([0-9]*\) thread mask(s) put back.*/\1/p' "$tmp/e
 grep -q "recovering $SD/journal.$pspid" "$tmp/e3" && [ "${nrec:-0}" -ge 5 ] && ok ||
 	bad "the next run did not say what it recovered: $(cat "$tmp/e3")"
 [ -d "$SD" ] && [ -z "$(ls "$SD")" ] && ok || bad "state directory not empty after recovery: $(ls "$SD")"
+touch "$W/stop"
 echo "user cli: after SIGKILL $still until the next run, then $after"
 
 # --- an ordinary user's daemon looks only at that user's processes: a

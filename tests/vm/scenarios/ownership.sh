@@ -51,13 +51,15 @@ nallowed() {
 }
 set0=$(jget allowed)
 # followed: every worker thread has the daemon's current set (looked at
-# up to three times 0.3 s apart: the state file is written after the
-# masks, and a look can fall between the two)
+# up to three times, each after the daemon's next interval: the state file
+# is written after the masks, and a look can fall between the two; an
+# interval under TCG can take seconds)
 followed() {
 	for f_try in 1 2 3; do
 		a=$(jget allowed); m=$(probe masks stress-ng-cpu)
 		[ -n "$m" ] && [ "$(echo "$m" | wc -l)" = 1 ] && [ "${m#* }" = "$a" ] && return 0
-		sleep 0.3
+		f_n=$(jget intervals); f_i=0
+		while [ "$(jget intervals)" = "$f_n" ] && [ $f_i -lt 100 ]; do sleep 0.2; f_i=$((f_i + 1)); done
 	done
 	return 1
 }

@@ -268,12 +268,22 @@ check j-run-loaded $? "powersched run -b scx: loaded after $waited s; state $st,
 # for its three children
 wait_for 60 '[ -n "$(pgrep -P $pp -x sh)" ]'
 cmd=$(pgrep -P $pp -x sh | head -n 1)
-wait_for 60 '[ "$(pgrep -P "$cmd" | wc -l)" -ge 3 ]'
-pinned=; loops=
-for k in $(pgrep -P "$cmd"); do
-	m=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$k/status 2>/dev/null)
-	if [ "$m" = 5 ]; then pinned=$k; else case "$(cat /proc/$k/comm 2>/dev/null)" in sh) loops="$loops $k" ;; esac; fi
-done
+# (each as it is once exec'd: taskset's child is pinned to 5 just before
+# it execs sh; the sleep is named sh until it execs sleep)
+kids() {
+	pinned=; loops=; nsl=0
+	for k in $(pgrep -P "$cmd"); do
+		m=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$k/status 2>/dev/null)
+		case "$(cat /proc/$k/comm 2>/dev/null)" in
+		sh) if [ "$m" = 5 ]; then pinned=$k; else loops="$loops $k"; fi ;;
+		sleep) nsl=1 ;;
+		esac
+	done
+	set -- $loops
+	[ -n "$pinned" ] && [ $# = 2 ] && [ $nsl = 1 ]
+}
+wait_for 60 kids
+kids
 echo "PSVM info run -b scx: at $(since "$t_run") s of the run: powersched $pp, command ${cmd:-none} (waited $waited s), its children: $(for k in $(pgrep -P "${cmd:-0}"); do printf '%s:%s:%s ' $k "$(cat /proc/$k/comm 2>/dev/null)" "$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$k/status 2>/dev/null)"; done)"
 # what is read once, while the command surely runs
 pm=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$pinned/status 2>/dev/null)
@@ -328,6 +338,9 @@ PS_SCX_TEST_FAULT=5 $P run -b scx -p power -i 200ms -v --state-dir /tmp/psd2 -- 
 pp=$!
 wait_for 90 "grep -q 'falling back to the affinity backend' $PL2 || ! kill -0 \$pp 2>/dev/null"
 fell=$waited
+# (run reacts to the scheduler's exit callback, which the kernel calls
+# before it sets the state: disabling, then disabled)
+wait_for 10 '[ "$(state)" = disabled ]'
 st=$(state)
 cmd=$(pgrep -P $pp -x sh | head -n 1)
 loops=$(pgrep -P "${cmd:-0}" -x sh | tr '\n' ' ')

@@ -269,6 +269,8 @@ mount -o remount,hidepid=invisible,gid="$pg" /proc; rc=$?
 cp /bin/sleep /tmp/ps-hidden
 setpriv --reuid=nobody --regid=nogroup --clear-groups /tmp/ps-hidden 900 &
 hp=$!
+# (named ps-hidden once setpriv has exec'd it)
+i=0; while [ "$(cat /proc/$hp/comm 2>/dev/null)" != ps-hidden ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i + 1)); done
 hmask() { awk '/Cpus_allowed_list/ { print $2 }' /proc/$hp/status 2>/dev/null; }
 printf 'policy power\ninterval 200ms\ninclude-comm ps-hidden\n' >/tmp/f9.conf
 # f9run GROUPS LOG: a daemon as root with CAP_SYS_NICE only, until it has
