@@ -188,7 +188,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	# gets its mask back when the run ends (the command ends once run has
 	# journaled it, and 2 s later)
 	"$PS" run -q --state-dir "$SD" -p power -i 100ms -b affinity -- \
-		sh -c "sleep 0.5; (sleep 4.72 & echo \$! >$tmp/df); i=0; while [ \$i -lt 300 ] && ! grep -qs \"^task \$(cat $tmp/df) \" $SD/journal.*; do sleep 0.1; i=\$((i + 1)); done; $busy" 2>/dev/null
+		sh -c "sleep 0.5; (sleep 64.72 & echo \$! >$tmp/df); i=0; while [ \$i -lt 300 ] && ! grep -qs \"^task \$(cat $tmp/df) \" $SD/journal.*; do sleep 0.1; i=\$((i + 1)); done; $busy" 2>/dev/null
 	m=$(mask_of "$(cat "$tmp/df")")
 	[ "$m" = "$all" ] && ok || bad "finding 3 double fork: orphan left on '$m', not '$all'"
 	kill "$(cat "$tmp/df")" 2>/dev/null
@@ -409,7 +409,12 @@ if [ "$online" != 0 ]; then
 	# run widens its command to every CPU; then the daemon must leave it
 	# there: read again after 10 of the daemon's intervals
 	cm=$(until_mask "${cp:-0}" "=$online" 300)
-	sleep 2
+	# (the daemon's intervals, its state file: a loaded machine makes them
+	# longer than 200 ms)
+	d_iv() { sed -n 's/.*"intervals":\([0-9]*\).*/\1/p' "$SD10/state.$dp.json" 2>/dev/null | head -n 1; }
+	n1=$(d_iv)
+	ten_more() { [ "$(d_iv)" -ge $((${n1:-0} + 10)) ] 2>/dev/null; }
+	wait_until 60 ten_more
 	cm2=$(maskof "${cp:-0}")
 	if [ "$pm" != "$online" ] && [ -n "$pm" ] && [ "$cm" = "$online" ] && [ "$cm2" = "$online" ]; then
 		ok
@@ -426,9 +431,7 @@ if [ "$online" != 0 ]; then
 	sp=$!
 	m1=$(until_mask $sp "!$online" 300)
 	printf 'policy power\ninterval 200ms\ninclude-comm psdparent\n' >"$tmp/f10.conf"
-	# counted in the daemon's intervals, not in seconds (a loaded machine
-	# makes an interval longer than its 200 ms)
-	d_iv() { sed -n 's/.*"intervals":\([0-9]*\).*/\1/p' "$SD10/state.$dp.json" 2>/dev/null | head -n 1; }
+	# counted in the daemon's intervals, not in seconds
 	n0=$(d_iv)
 	kill -HUP $dp
 	let_go() { m2=$(maskof $sp); [ "$m2" = "$online" ] || [ "$(d_iv)" -ge $((${n0:-0} + 8)) ] 2>/dev/null; }
@@ -465,7 +468,8 @@ fi
 
 # --- quiet intervals (issue 9): a steady load is not read every interval,
 # and a load that starts without any task being born (a shell that spins on
-# builtins after its sleep ends) is read within two intervals all the same.
+# builtins once a read from a FIFO returns) is read within two intervals
+# all the same.
 # A birth anywhere on the machine, or its busy time moving, makes an
 # interval scan: on a busy machine the first check is tried three times.
 # Where other load saturates the allowed set (stress-ng on every CPU), the
@@ -484,20 +488,54 @@ jn() { echo "$1" | grep -o "\"$2\":[0-9.]*" | head -n 1 | cut -d: -f2; }
 # busy_now: "BUSY TOTAL" jiffies of the machine (/proc/stat's cpu line)
 busy_now() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
 quiet_try() {
-	rm -rf "$tmp/sdq" "$tmp/go"
+	rm -rf "$tmp/sdq" "$tmp/go" "$tmp/start" "$tmp/q2"
 	mkfifo "$tmp/go"
+	# held open here for reading and writing: the command's open of the
+	# FIFO never blocks, and a write to it never does
+	exec 3<>"$tmp/go"
 	b0=$(busy_now)
 	p0=$(cut -d' ' -f5 /proc/loadavg)
-	# the command waits on a FIFO (a builtin read: no task born) and spins
-	# on builtins once the test writes to it
-	$WRAP "$PS" run -v --state-dir "$tmp/sdq" -p power -i 200ms -- sh -c 'read x <"$1"; i=0; while [ $i -lt 3000000 ]; do i=$((i + 1)); done' sh "$tmp/go" 2>"$tmp/q.log" &
+	# the command waits on the FIFO (a builtin read: no task born) and
+	# spins on builtins once a line comes
+	$WRAP "$PS" run -v --state-dir "$tmp/sdq" -p power -i 200ms -- sh -c 'read x <"$1"; i=0; while [ $i -lt 3000000 ]; do i=$((i + 1)); done' sh "$tmp/go" 2>"$tmp/q.log" 3<&- &
 	qp=$!
 	# births that are not ours keep it quiet: a sleep of this shell's (alive
 	# through the run) and short-lived commands (gone at the next look)
 	sleep 0.9
-	sleep 30 &
+	sleep 30 3<&- &
 	qs=$!
 	for k in 1 2 3 4 5; do true; /bin/true; done
+	# the spin's starter, born now (before the spin, so no task is born
+	# from the spin's start until it is read): once told (a file this
+	# shell makes with a builtin), it writes the line, then reads the state
+	# file in-process until three intervals have passed
+	python3 - "$tmp/go" "$tmp/start" "$tmp/sdq" "$tmp/q2" 3<&- <<'PY' &
+import glob, os, re, sys, time
+go, start, sd, out = sys.argv[1:5]
+def state():
+    for f in glob.glob(sd + "/state.*.json"):
+        try:
+            return open(f).read()
+        except OSError:
+            pass
+    return ""
+def intervals(t):
+    m = re.search(r'"intervals":([0-9]+)', t)
+    return int(m.group(1)) if m else -1
+end = time.monotonic() + 120
+while not os.path.exists(start) and time.monotonic() < end:
+    time.sleep(0.05)
+with open(go, "w") as f:
+    f.write("go\n")
+g = intervals(state())
+end = time.monotonic() + 30
+t = state()
+while intervals(t) < g + 3 and time.monotonic() < end:
+    time.sleep(0.05)
+    t = state()
+open(out, "w").write(t)
+PY
+	pyp=$!
 	# 12 intervals or more before the spin (a loaded machine makes them
 	# longer than 200 ms)
 	sleep 1.9
@@ -510,12 +548,12 @@ quiet_try() {
 		k=$((k + 1)); [ $k -ge 60 ] && break
 		sleep 0.5
 	done
-	timeout 30 sh -c 'echo go >"$1"' sh "$tmp/go"
-	# two intervals after the spin began, and one of slack
-	g=$(jn "$(cat "$tmp"/sdq/state.*.json 2>/dev/null)" intervals)
-	spun() { q2=$(cat "$tmp"/sdq/state.*.json 2>/dev/null); [ "$(jn "$q2" intervals)" -ge $((${g:-0} + 3)) ] 2>/dev/null; }
-	wait_until 30 spun
+	# from here until the starter ends, no task is born of this shell
+	: >"$tmp/start"
+	wait $pyp
+	q2=$(cat "$tmp/q2" 2>/dev/null)
 	wait $qp
+	exec 3<&-
 	kill $qs 2>/dev/null
 	iv1=$(jn "$q1" intervals); sc1=$(jn "$q1" scans); d1=$(jn "$q1" demand)
 	sat1=$(jn "$q1" saturated); born1=$(jn "$q1" birth)

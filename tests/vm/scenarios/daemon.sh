@@ -86,7 +86,7 @@ snap >/tmp/irq.before
 probe as 65534 irqbalance 600 &
 fakeirq=$!
 # (named irqbalance once the probe has changed its name)
-wait_for 30 '[ -n "$(pgrep -u 65534 -x irqbalance)" ]'
+wait_for 30 '[ "$(cat /proc/$fakeirq/comm 2>/dev/null)" = irqbalance ]'
 printf 'policy power\ninterval 500ms\nquiet-parked yes\n' >/etc/powersched/daemon.conf
 stress-ng --cpu 4 --cpu-method int64 --timeout 300 >/dev/null 2>&1 & # ended below
 ng=$!
