@@ -532,7 +532,10 @@ end = time.monotonic() + 30
 t = state()
 while intervals(t) < g + 3 and time.monotonic() < end:
     time.sleep(0.05)
-    t = state()
+    n = state()
+    if not n:  # the run ended: its last state stands
+        break
+    t = n
 open(out, "w").write(t)
 PY
 	pyp=$!
@@ -551,6 +554,9 @@ PY
 	# from here until the starter ends, no task is born of this shell
 	: >"$tmp/start"
 	wait $pyp
+	# (the line again, from here: the command never waits for a starter
+	# that died before writing it; a builtin, and after the window)
+	echo go >&3
 	q2=$(cat "$tmp/q2" 2>/dev/null)
 	wait $qp
 	exec 3<&-
