@@ -21,10 +21,17 @@ ifeq ($(SAN),1)
 OPT := -O1 -g $(SAN_FLAGS)
 LDSAN := $(SAN_FLAGS)
 endif
-# SCX=1 (the default): the sched_ext backend is built in (clang-19, libbpf,
-# bpftool, and sid's vmlinux.h fetched by tools/scx-deps.sh: mk/scx.mk);
-# SCX=0: without it (-b scx then says so)
-SCX ?= 1
+# SCX=1: the sched_ext backend is built in (clang-19, libbpf, bpftool, and
+# sid's vmlinux.h fetched by tools/scx-deps.sh: mk/scx.mk); SCX=0: without
+# it (-b scx then says so). The default: 1 where clang-19, bpftool and
+# libbpf's headers are all here, else 0 (said once)
+ifeq ($(origin SCX),undefined)
+SCX := $(shell command -v clang-19 >/dev/null 2>&1 && command -v bpftool >/dev/null 2>&1 && \
+	[ -f /usr/include/bpf/libbpf.h ] && echo 1 || echo 0)
+ifeq ($(SCX),0)
+$(info powersched: no clang-19, bpftool or libbpf-dev here: building without the sched_ext backend (SCX=0))
+endif
+endif
 ifeq ($(SCX),1)
 SCX_DEFS := -DPS_HAVE_SCX
 SCX_LINK := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
@@ -195,6 +202,7 @@ vm-systemd: $(B)/deb/stamp
 pkg-test: $(B)/powersched
 	sh tests/pkg/install.sh $(B)/powersched $(B)
 	touch $(B)/deb/stamp
+	sh tests/cli/noscx.sh $(B)/noscx
 
 demo: $(B)/powersched
 	sh tools/demo.sh $(B)/powersched

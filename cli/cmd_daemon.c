@@ -26,9 +26,11 @@ static void usage_daemon(FILE *f)
 	      " powersched daemon [options]\n"
 	      "\n"
 	      "Manage the eligible threads of the whole system (not kernel threads,\n"
-	      "not real-time ones, not ones with an affinity of their own) with\n"
-	      "sched_setaffinity. SIGHUP reloads the config; SIGTERM and SIGINT put\n"
-	      "every mask back and exit.\n"
+	      "not real-time ones, not ones with an affinity of their own): with the\n"
+	      "scx backend the policy is the kernel's scheduler (sched_ext, every\n"
+	      "wakeup placed, no mask written); with affinity, by sched_setaffinity.\n"
+	      "SIGHUP reloads the config; SIGTERM and SIGINT put every mask back (or\n"
+	      "unload the scheduler) and exit.\n"
 	      "\n"
 	      "Options:\n"
 	      " -c, --config FILE     config (default /etc/powersched/daemon.conf; a\n"
@@ -36,6 +38,12 @@ static void usage_daemon(FILE *f)
 	      " -p, --policy P        overrides the config's policy (default: auto, as\n"
 	      "                       for run: performance on a server unless asked)\n"
 	      " -i, --interval D      overrides the config's interval\n"
+	      " -b, --backend B       scx, affinity or auto (the default: scx where the\n"
+	      "                       kernel has sched_ext and no scheduler is loaded,\n"
+	      "                       else affinity); overrides the config's backend\n"
+	      "     --scx-fallback F  when the scheduler ends on an error: affinity (the\n"
+	      "                       default: the policy goes on by masks), kernel (the\n"
+	      "                       kernel's scheduler) or fail (exit 1)\n"
 	      "     --max-changes N   overrides the config's max-changes\n"
 	      " -m, --model MODEL     power model (default: the shipped one that fits)\n"
 	      "     --state-dir DIR   journal and state files (default /run/powersched;\n"
@@ -49,6 +57,7 @@ static void usage_daemon(FILE *f)
 	      " -h, --help            display this help\n"
 	      "\n"
 	      "Config lines: policy P | interval D | max-changes N | metrics FILE |\n"
+	      "  backend auto|scx|affinity | scx-fallback affinity|kernel|fail |\n"
 	      "  include-comm NAME... | exclude-comm NAME... |\n"
 	      "  include-cgroup PATH... | exclude-cgroup PATH... |\n"
 	      "  exclude-containers yes|no (default yes)\n",
@@ -74,7 +83,15 @@ static int daemon_cfg(const struct ps_cli_live_opts *o, struct ps_live_conf *dc,
 		eff.max_changes = dc->max_changes;
 	if (!eff.metrics && dc->metrics[0])
 		eff.metrics = dc->metrics;
-	eff.backend = "affinity";
+	if (!eff.backend)
+		eff.backend = dc->backend[0] ? dc->backend : "auto";
+	if (!eff.scx_fallback && dc->scx_fallback[0])
+		eff.scx_fallback = dc->scx_fallback;
+	if (!strcmp(eff.backend, "cgroup")) {
+		ps_err("daemon: backend 'cgroup' is run's (a cgroup of its command): the daemon's "
+		       "are auto, scx and affinity");
+		return PS_EXIT_USAGE;
+	}
 	r = ps_cli_live_build_cfg(&eff, cfg, m, "auto");
 	if (r)
 		return r;
@@ -113,6 +130,8 @@ int ps_cmd_daemon(int argc, char **argv)
 	r = daemon_cfg(&o, &dc[cur], &cfg, &m[cur]);
 	if (r)
 		return r;
+	if (ps_cli_live_check_backend("daemon", &cfg))
+		return PS_EXIT_USAGE;
 	cfg.log = ps_cli_live_log;
 	cfg.log_arg = &o.quiet;
 	ps_cli_live_block_signals(&set, &old);
@@ -130,6 +149,11 @@ int ps_cmd_daemon(int argc, char **argv)
 			if (!daemon_cfg(&o, &dc[!cur], &ncfg, &m[!cur])) {
 				ncfg.log = ps_cli_live_log;
 				ncfg.log_arg = &o.quiet;
+				if (ncfg.backend != cfg.backend || ncfg.scx_fallback != cfg.scx_fallback)
+					ps_cli_live_log(&o.quiet, "SIGHUP: backend and scx-fallback are "
+							"kept as they were (a restart changes them)");
+				ncfg.backend = cfg.backend;
+				ncfg.scx_fallback = cfg.scx_fallback;
 				if (!ps_live_reconfigure(l, &ncfg)) {
 					cur = !cur;
 					cfg = ncfg; /* the new interval too */
@@ -139,15 +163,26 @@ int ps_cmd_daemon(int argc, char **argv)
 				ps_cli_live_log(&o.quiet, "SIGHUP: config not reloaded, keeping the old one");
 			}
 		} else if (!sig) {
+			struct ps_live_summary su;
+
 			r = ps_live_step(l, ps_cli_live_now());
 			if (r)
 				ps_err("daemon: interval failed: %s", strerror(-r));
+			/* the scheduler ended on an error, scx-fallback fail */
+			ps_live_summary(l, &su);
+			if (su.scx_failed) {
+				ps_err("daemon: the sched_ext scheduler ended on an error (%s) and "
+				       "scx-fallback is fail: exiting 1", su.scx_exit);
+				stop = 2;
+			}
 			next += cfg.interval_s;
 			if (next < ps_cli_live_now())
 				next = ps_cli_live_now() + cfg.interval_s;
 		}
 	}
 	ps_live_close(l);
+	if (stop == 2)
+		return PS_EXIT_FAIL;
 	ps_cli_live_log(&o.quiet, cfg.dry_run ? "daemon stopped (a dry run: no mask was changed)" :
 		 "daemon stopped, every mask put back");
 	return PS_EXIT_OK;

@@ -98,7 +98,8 @@ int ps_cli_live_build_cfg(const struct ps_cli_live_opts *o, struct ps_live_cfg *
 		return PS_EXIT_USAGE;
 	}
 	if (o->scx_fallback && (cfg->backend == PS_BACKEND_CGROUP ||
-				(cfg->backend == PS_BACKEND_AFFINITY && o->backend))) {
+				(cfg->backend == PS_BACKEND_AFFINITY && o->backend &&
+				 strcmp(o->backend, "auto")))) {
 		ps_err("--scx-fallback goes with the scx backend, not '%s'", o->backend);
 		return PS_EXIT_USAGE;
 	}
@@ -165,7 +166,16 @@ int ps_cli_live_check_backend(const char *cmd, const struct ps_live_cfg *cfg)
 	char buf[512];
 	int n;
 
+	if (cfg->backend == PS_BACKEND_SCX && !ps_live_scx_built()) {
+		ps_err("%s: backend scx: this powersched was built without it (make SCX=1 "
+		       "needs clang, libbpf and bpftool)", cmd);
+		return 1;
+	}
 	if (cfg->backend == PS_BACKEND_SCX && !cfg->dry_run) {
+		if (geteuid()) {
+			ps_err("%s: backend scx needs root (loading a BPF scheduler)", cmd);
+			return 1;
+		}
 		if (ps_live_scx_usable("/", buf, sizeof(buf))) {
 			ps_err("%s: backend scx: %s", cmd, buf);
 			return 1;
@@ -290,6 +300,8 @@ static const struct option daemon_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "interval", required_argument, NULL, 'i' },
+	{ "backend", required_argument, NULL, 'b' },
+	{ "scx-fallback", required_argument, NULL, 'F' },
 	{ "model", required_argument, NULL, 'm' },
 	{ "max-changes", required_argument, NULL, 'M' },
 	{ "state-dir", required_argument, NULL, 'S' },
@@ -313,7 +325,7 @@ int ps_cli_live_parse_opts(int argc, char **argv, struct ps_cli_live_opts *o, co
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0; /* one line of ours, not getopt's two */
-	while ((c = getopt_long(argc, argv, daemon ? "+:c:p:i:m:nqvfh" : "+:p:i:b:m:nqvh", opts,
+	while ((c = getopt_long(argc, argv, daemon ? "+:c:p:i:b:m:nqvfh" : "+:p:i:b:m:nqvh", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;

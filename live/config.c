@@ -132,6 +132,24 @@ int ps_live_conf_parse(const char *text, size_t len, struct ps_live_conf *c, cha
 					r = -EINVAL;
 				}
 			}
+		} else if (!strcmp(key, "backend")) {
+			r = one_value(key, rest, c->backend, sizeof(c->backend), lineno, err,
+				      errlen);
+			if (!r && strcmp(c->backend, "auto") && strcmp(c->backend, "scx") &&
+			    strcmp(c->backend, "affinity")) {
+				snprintf(err, errlen, "line %d: backend '%s' is not auto, scx or "
+					 "affinity", lineno, c->backend);
+				r = -EINVAL;
+			}
+		} else if (!strcmp(key, "scx-fallback")) {
+			r = one_value(key, rest, c->scx_fallback, sizeof(c->scx_fallback), lineno,
+				      err, errlen);
+			if (!r && strcmp(c->scx_fallback, "affinity") &&
+			    strcmp(c->scx_fallback, "kernel") && strcmp(c->scx_fallback, "fail")) {
+				snprintf(err, errlen, "line %d: scx-fallback '%s' is not affinity, "
+					 "kernel or fail", lineno, c->scx_fallback);
+				r = -EINVAL;
+			}
 		} else if (!strcmp(key, "metrics")) {
 			r = one_value(key, rest, c->metrics, sizeof(c->metrics), lineno, err,
 				      errlen);

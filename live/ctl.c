@@ -457,7 +457,9 @@ static int step(struct ps_live *l, double now_s)
 	l->apply_err = l->be->apply(l, list, changed) != 0;
 	if (l->scx_ended)
 		scx_fell(l);
-	if (changed && !l->apply_err)
+	/* the scheduler gone for good (scx-fallback kernel or fail, an
+	 * unload by hand): no load is read, and IRQs follow no set */
+	if (changed && !l->apply_err && !(l->backend == PS_BACKEND_SCX && l->scx_ended))
 		ps_live_park(l, list);
 	l->at_rest = !changed && !held_now && !out->low_streak && !l->settling;
 	l->scans++;
@@ -487,6 +489,14 @@ int ps_live_step(struct ps_live *l, double now_s)
 
 static void use_backend(struct ps_live *l, enum ps_live_backend b)
 {
+	/* the daemon's load came from the scheduler (source scx): a mask
+	 * backend reads /proc, from a table of its own (the scx source's
+	 * entries are no thread of ours to restore) */
+	if (b != PS_BACKEND_SCX && l->src == &ps_live_source_scx) {
+		l->src = &ps_live_source_proc;
+		l->thr_n = 0;
+		l->full_scan = 1;
+	}
 	l->backend = b;
 	l->be = b == PS_BACKEND_CGROUP ? &ps_live_backend_cgroup :
 		b == PS_BACKEND_SCX ? &ps_live_backend_scx : &ps_live_backend_affinity;
@@ -605,7 +615,8 @@ int ps_live_open(const struct ps_live_cfg *cfg, struct ps_live **out)
 		/* run's first choice: the scx backend, where this build has it
 		 * and the kernel has sched_ext with no scheduler loaded (one
 		 * that is: said in one line, and a mask backend) */
-		int scx = !cfg->whole_system && !cfg->attached && ps_live_scx_built();
+		int scx = !cfg->attached && ps_live_scx_built() &&
+			  !(cfg->whole_system && cfg->dry_run);
 
 		if (scx) {
 			r = ps_live_scx_usable(cfg->root, busy, sizeof(busy));

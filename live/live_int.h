@@ -278,6 +278,13 @@ struct ps_live_backend_ops {
 };
 
 extern const struct ps_live_source_ops ps_live_source_proc;
+/* backend_scx.c: the daemon's load from the scheduler (per task, ps_load) */
+extern const struct ps_live_source_ops ps_live_source_scx;
+/* source_proc.c, shared with the scx source: did some task wait for a CPU
+ * since the last call (PSI; 1 when unreadable); how full the allowed set
+ * was over the last interval */
+int ps_live_cpu_pressure(struct ps_live *l);
+double ps_live_set_saturation(struct ps_live *l);
 extern const struct ps_live_backend_ops ps_live_backend_cgroup;
 extern const struct ps_live_backend_ops ps_live_backend_affinity;
 extern const struct ps_live_backend_ops ps_live_backend_scx;
@@ -346,6 +353,9 @@ int ps_live_check_private(int fd, const struct stat *st, int want_dir);
 
 /* source_proc.c: the thread tables (shared with the affinity backend) */
 int ps_live_push_thr(struct ps_live *l, const struct thr *t);
+/* the table just read (nthr) becomes the table (thr), the old one the next
+ * to fill */
+void ps_live_swap_tables(struct ps_live *l);
 int ps_live_cmp_thr(const void *a, const void *b);
 int ps_live_cgroup_excluded(const struct ps_live *l, pid_t pid);
 int ps_live_thr_before(pid_t tgid_a, pid_t tid_a, pid_t tgid_b, pid_t tid_b);

@@ -295,7 +295,7 @@ static int scan_process(struct ps_live *l, pid_t pid)
 	return r;
 }
 
-static int cpu_pressure(struct ps_live *l)
+int ps_live_cpu_pressure(struct ps_live *l)
 {
 	char path[768], buf[512], *p;
 	unsigned long long total;
@@ -335,7 +335,7 @@ static int runnable_now(const struct ps_live *l, struct thr *t)
  * time of its PUs (every task, tick-sampled; ps_live_account_energy() ran
  * before the scan) or the managed threads' own run time (schedstat, exact),
  * whichever says fuller. */
-static double set_saturation(struct ps_live *l)
+double ps_live_set_saturation(struct ps_live *l)
 {
 	unsigned char *in = l->scratch;
 	int i, n = l->topo->nr_pus < PS_LIVE_MAX_CPUS ? l->topo->nr_pus : PS_LIVE_MAX_CPUS;
@@ -371,7 +371,7 @@ static int proc_scan(struct ps_live *l, double dt)
 	uptime = ps_live_uptime(l);
 	if (hz <= 0)
 		hz = 100;
-	psi = cpu_pressure(l);
+	psi = ps_live_cpu_pressure(l);
 	l->psi_now = psi;
 	/* first pass: deltas against the previous table, and the managed
 	 * threads' run and wait over the interval (how full the set is) */
@@ -444,7 +444,7 @@ static int proc_scan(struct ps_live *l, double dt)
 			l->tree_run_s += (double)t->dr / 1e9;
 		}
 	}
-	l->sat = set_saturation(l);
+	l->sat = ps_live_set_saturation(l);
 	l->settling = 0;
 	/* second pass: utilization, run + wait in full (PS_DEMAND_WAIT_WEIGHT);
 	 * the set's fullness gates the "tasks queue" rule only */
@@ -492,18 +492,7 @@ static int proc_scan(struct ps_live *l, double dt)
 			close(l->thr[j].ss_fd);
 			l->nr_ss_fd--;
 		}
-	/* swap tables */
-	{
-		struct thr *tp = l->thr;
-		int cap = l->thr_cap;
-
-		l->thr = l->nthr;
-		l->thr_cap = l->nthr_cap;
-		l->thr_n = l->nthr_n;
-		l->nthr = tp;
-		l->nthr_cap = cap;
-		l->nthr_n = 0;
-	}
+	ps_live_swap_tables(l);
 	return 0;
 }
 

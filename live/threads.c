@@ -81,3 +81,16 @@ void ps_live_heir_add(struct ps_live *l, pid_t tid)
 	if (l->nheirs == 2 * PS_LIVE_NR_HEIRS)
 		l->nheirs = PS_LIVE_NR_HEIRS; /* full: the ring goes on, no overflow */
 }
+
+void ps_live_swap_tables(struct ps_live *l)
+{
+	struct thr *tp = l->thr;
+	int cap = l->thr_cap;
+
+	l->thr = l->nthr;
+	l->thr_cap = l->nthr_cap;
+	l->thr_n = l->nthr_n;
+	l->nthr = tp;
+	l->nthr_cap = cap;
+	l->nthr_n = 0;
+}

@@ -21,7 +21,11 @@ SCX_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(B)/bpf -Ibpf
 SCX_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
 
 .PHONY: scx scx-vm scx-bench scx-deps scx-clean
-scx: $(B)/scx-try
+scx: $(B)/scx-try $(B)/idle-threads
+
+# the guest's many idle threads (the daemon's cost, tests/vm/scx)
+$(B)/idle-threads: tests/vm/scx/idle-threads.c
+	$(SCX_CC) $(SCX_CFLAGS) -pthread -o $@ $<
 
 $(SCX_VMLINUX):
 	sh tools/scx-deps.sh $(SCX_DEPS)
@@ -42,8 +46,8 @@ $(B)/bpf/powersched.skel.h: $(B)/bpf/powersched.bpf.o
 $(B)/scx-try: tests/vm/scx/scx-try.c $(B)/bpf/powersched.skel.h bpf/powersched_scx.h bpf/powersched_scx_user.h
 	$(SCX_CC) $(SCX_CFLAGS) -o $@ $< $(SCX_LIBS)
 
-scx-vm: $(B)/scx-try $(B)/powersched
-	PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
+scx-vm: $(B)/scx-try $(B)/idle-threads $(B)/powersched
+	PS_SCX_IDLE=$(CURDIR)/$(B)/idle-threads PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
 		sh tests/vm/scx/run.sh $(B)/vm-scx
 
 # hackbench under the kernel's scheduler and under run -b scx, one boot
@@ -53,4 +57,4 @@ scx-bench: $(B)/scx-try $(B)/powersched
 		sh tests/vm/scx/run.sh $(B)/vm-scx
 
 scx-clean:
-	rm -rf $(B)/bpf $(B)/scx-try
+	rm -rf $(B)/bpf $(B)/scx-try $(B)/idle-threads

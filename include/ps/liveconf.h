@@ -20,6 +20,8 @@
 
 struct ps_live_conf {
 	char policy[32], interval[32], max_changes[16];
+	char backend[16];      /* auto, scx or affinity ("": auto) */
+	char scx_fallback[16]; /* affinity, kernel or fail ("": affinity) */
 	char metrics[1024]; /* the Prometheus text file, an absolute path */
 	/* NULL-terminated lists pointing into buf */
 	char *inc[PS_LIVE_CONF_MAX_LIST + 1], *exc[PS_LIVE_CONF_MAX_LIST + 1];

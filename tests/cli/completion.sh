@@ -43,6 +43,8 @@ comp "auto kernel legacy:mc= performance power" sim -p ""
 comp "power,auto power,kernel power,legacy:mc= power,performance power,power" sim --compare power,
 comp "power,kernel" sim --compare power,k
 comp "--dry-run" daemon --dry
+comp "affinity auto scx" daemon -b ""
+comp "--scx-fallback" daemon --scx
 # the built-in models: what the binary says, and what models/ holds
 models=$(cd "$here/../../models" && ls *.model | sed 's/\.model$//' | sort | tr '\n' ' ')
 models=${models% }

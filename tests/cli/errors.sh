@@ -52,9 +52,19 @@ for c in plan sim status calibrate; do
 done
 # the daemon takes what its --help lists, not run's options (they were
 # taken and ignored: daemon --plot x.png drew nothing and said nothing)
-for o in "--plot x.png" "--pid 1" "-b scx" "--backend=cgroup"; do
+for o in "--plot x.png" "--pid 1"; do
 	expect_fail 2 "powersched: daemon: " "unknown option '${o%%[ =]*}'" daemon $o
 done
+# the daemon's backends (issue 22): scx, affinity, auto; cgroup is run's;
+# scx on a kernel without sched_ext (this host's) is refused in one line
+expect_fail 2 "powersched: daemon: " "backend 'cgroup' is run's" daemon --backend=cgroup
+expect_fail 2 "powersched: " "unknown backend 'bogus' (cgroup, affinity, scx or auto)" daemon -b bogus
+expect_fail 2 "powersched: " "unknown scx-fallback 'later'" daemon -b scx --scx-fallback later
+if [ ! -e /sys/kernel/sched_ext/state ] && [ "$(id -u)" = 0 ]; then
+	expect_fail 2 "powersched: daemon: " "backend scx: this kernel has no sched_ext" daemon -b scx
+fi
+printf 'backend cgroup\n' >"$tmp/bk.conf"
+expect_fail 2 "powersched: " "line 1: backend 'cgroup' is not auto, scx or affinity" daemon -c "$tmp/bk.conf"
 expect_fail 2 "powersched: run: " "unknown option '--config'" run --config x -- true
 expect_fail 2 "powersched: list: " "unknown option '--json'" list --json
 expect_fail 2 "powersched: plan: " "option '--load' needs a value" plan --load

@@ -379,6 +379,22 @@ static void test_f10_config_strict(void **state)
 	assert_int_equal(ps_live_conf_parse("exclude-cgroup rel\n", 19, &c, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "cgroup path 'rel' does not start with /"));
+	/* the daemon's backend and its fallback (issue 22) */
+	assert_int_equal(ps_live_conf_parse("backend scx\nscx-fallback kernel\n", 32, &c, err,
+					    sizeof(err)), 0);
+	assert_string_equal(c.backend, "scx");
+	assert_string_equal(c.scx_fallback, "kernel");
+	assert_int_equal(ps_live_conf_parse("policy power\n", 13, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.backend, ""); /* not given: auto */
+	assert_string_equal(c.scx_fallback, "");
+	assert_int_equal(ps_live_conf_parse("backend cgroup\n", 15, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "line 1: backend 'cgroup' is not auto, scx or affinity"));
+	assert_int_equal(ps_live_conf_parse("scx-fallback later\n", 19, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "scx-fallback 'later' is not affinity, kernel or fail"));
+	assert_int_equal(ps_live_conf_parse("backend scx affinity\n", 21, &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "backend takes one value"));
 }
 
 /* -b scx: no sched_ext, another scheduler (named), or free; under a root */

@@ -103,10 +103,26 @@ if grep -q 'psmode=bench' /proc/cmdline; then
 	done
 	ms=$(echo "$stock" | med); mf=$(echo "$perf" | med); mw=$(echo "$power" | med)
 	echo "PSVM bench hackbench ($HB, 40 tasks, 8 vCPUs under TCG), median of 5: stock $ms s; scx performance $mf s ($(awk -v a="$mf" -v b="$ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') x stock); scx power $mw s ($(awk -v a="$mw" -v b="$ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') x stock)"
+	# the daemon's full switch: every task of the machine through the
+	# scheduler, hackbench in the daemon's scope; stock again beside it
+	stock2= dperf=
+	/usr/local/bin/powersched daemon -q -b scx -p performance -i 200ms --state-dir /tmp/pbd &
+	bd=$!
+	i=0; while [ "$(cat /sys/kernel/sched_ext/state)" != enabled ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	for i in 1 2 3 4 5; do
+		f=$(hb $HB); dperf="$dperf $f"
+		echo "PSVM bench hackbench round $i under daemon -b scx performance: ${f:-?} s"
+	done
+	kill $bd; wait $bd
+	for i in 1 2 3 4 5; do s=$(hb $HB); stock2="$stock2 $s"; done
+	ms2=$(echo "$stock2" | med); md=$(echo "$dperf" | med)
+	echo "PSVM bench hackbench, median of 5: under daemon -b scx performance (full switch) $md s; stock right after $ms2 s ($(awk -v a="$md" -v b="$ms2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') x stock)"
 	echo "PSVM exit 0"
 	exit 0
 fi
 
+# psmode=daemon (make scx-vm PS_SCX_MODE=daemon): the daemon's checks only
+if ! grep -q 'psmode=daemon' /proc/cmdline; then
 # --- run 1 (a, b, e, f): 2 loops, allowed 0-1, the power order ----------
 # two shell loops and a sleep: no other task of the command wakes up while
 # they run (stress-ng's parent does: run 1b)
@@ -393,5 +409,226 @@ wait $hp 2>/dev/null
 	[ "$(grep -c 'another sched_ext scheduler is loaded (powersched, state enabled).* backend instead' /tmp/ps-def2.log)" = 1 ] &&
 	grep -q 'run summary: .* backend \(affinity\|cgroup\)' /tmp/ps-def2.log
 check r-run-default $? "no -b: exit $drc, $(grep -o 'backend [a-z]* ([^)]*)' /tmp/ps-def.log | head -n 1); with scx-try's scheduler loaded: exit $brc, $(grep 'another sched_ext' /tmp/ps-def2.log | cut -c 1-160); $(grep -o 'backend [a-z]*[^,]*' /tmp/ps-def2.log | tail -n 1)"
+
+fi # the run checks
+
+# === the daemon (s-z): daemon -b scx, the full switch =======================
+# Every task of the fair class comes to the scheduler; the daemon's scope
+# (here: everything eligible) is placed by the policy, the rest as the
+# kernel would. Scaled from the seeds' case (16 threads on 2 x 8 x 2) to
+# this guest (2 x 2 x 2): 4 CPU-bound loops run on one package (both
+# threads of its 2 cores) under power, on 4 cores of both packages under
+# performance. No task's mask or policy changes at any point.
+P=/usr/local/bin/powersched
+DL=/tmp/psd-daemon.log
+# the loops alone in the scope: the test's own polling (a fork a look,
+# slow under TCG) would add a PU of demand of its own
+echo 'include-comm stress-ng-cpu' >/tmp/psd.conf
+# snap FILE: every task's mask ("TID m LIST") and policy ("TID p N")
+snap() {
+	{
+		grep -H '^Cpus_allowed_list' /proc/[0-9]*/task/[0-9]*/status 2>/dev/null |
+			sed 's#^/proc/[0-9]*/task/\([0-9]*\)/status:Cpus_allowed_list:[[:space:]]*#\1 m #'
+		grep -H '^policy' /proc/[0-9]*/task/[0-9]*/sched 2>/dev/null |
+			sed 's#^/proc/[0-9]*/task/\([0-9]*\)/sched:policy[[:space:]]*:[[:space:]]*#\1 p #'
+	} >"$1"
+}
+# changed A B: the tasks of A whose mask or policy differs in B
+changed() { awk 'NR == FNR { v[$1 " " $2] = $3; next } ($1 " " $2) in v && v[$1 " " $2] != $3 { printf "%s:%s:%s>%s ", $1, $2, v[$1 " " $2], $3 }' "$1" "$2"; }
+# ext7 A: tasks of policy SCHED_EXT (7) in snapshot A
+ext7() { awk '$2 == "p" && $3 == 7 { printf "%s ", $1 }' "$1"; }
+workers() { pgrep -x stress-ng-cpu | tr '\n' ' '; }
+# wcpus: the loops' CPUs now (field 39), one line
+wcpus() { cat $(for k in $W; do echo /proc/$k/stat; done) 2>/dev/null | awk '{ printf "%s ", $39 }'; }
+dstate() { sed -n 's/.*"allowed":"\([^"]*\)".*/\1/p' /tmp/psdd/state.$dp.json 2>/dev/null | head -n 1; }
+# sample N: N looks at the loops' CPUs 0.3 s apart; per look "c1,c2,..":
+# $looks, and counts: $in_pkg (looks with all 4 in one package),
+# $spread (looks with the 4 on 4 different cores of both packages)
+sample() {
+	looks= in_pkg=0 spread=0 i=0 nlooks=$1
+	while [ $i -lt "$nlooks" ]; do
+		c=$(wcpus)
+		looks="$looks $(echo $c | tr ' ' ,)"
+		set -- $c
+		if [ $# = 4 ]; then
+			echo "$@" | awk '{ p = 0; q = 0; for (i = 1; i <= 4; i++) { if ($i < 4) p++; else q++ } exit !(p == 4 || q == 4) }' && in_pkg=$((in_pkg + 1))
+			echo "$@" | awk '{ n = 0; a = 0; b = 0; for (i = 1; i <= 4; i++) { k = int($i / 2); if (!(k in s)) n++; s[k] = 1; if ($i < 4) a++; else b++ } exit !(n == 4 && a && b) }' && spread=$((spread + 1))
+		fi
+		i=$((i + 1))
+		sleep 0.3
+	done
+}
+pin_ok=0 pin_n=0
+# the pinned loop's mask and CPU, counted at each look
+pinlook() {
+	pm=$(awk '/Cpus_allowed_list/ { print $2 }' /proc/$pin/status 2>/dev/null)
+	pc=$(awk '{ print $39 }' /proc/$pin/stat 2>/dev/null)
+	pin_n=$((pin_n + 1))
+	[ "$pm" = 5 ] && [ "$pc" = 5 ] && pin_ok=$((pin_ok + 1))
+}
+
+# a taskset -c 5 busy loop, there before, during and after
+taskset -c 5 sh -c 'while :; do :; done' &
+pin=$!
+wait_for 30 '[ "$(awk "/Cpus_allowed_list/ { print \$2 }" /proc/$pin/status 2>/dev/null)" = 5 ]'
+snap /tmp/snap0
+stress-ng --cpu 4 --cpu-method int64 --quiet --timeout 600 &
+sng=$!
+wait_for 60 '[ $(pgrep -x stress-ng-cpu | wc -l) = 4 ]'
+W=$(workers)
+snap /tmp/snap1
+# s, t: power
+$P daemon -c /tmp/psd.conf -b scx -p power -i 200ms -v --state-dir /tmp/psdd >$DL 2>&1 &
+dp=$!
+wait_for 60 '[ "$(state)" = enabled ] || ! kill -0 $dp 2>/dev/null'
+st=$(state); op=$(ops)
+sleep 60 >/dev/null &
+outsider=$!
+wait_for 10 '[ "$(cat /proc/$outsider/comm 2>/dev/null)" = sleep ]'
+oext=$(schedf $outsider ext.enabled); opol=$(schedf $outsider policy)
+kill $outsider; wait $outsider 2>/dev/null
+[ "$st" = enabled ] && [ "$op" = powersched ] && grep -q 'full switch' $DL && [ "$oext" = 1 ] && [ "$opol" = 0 ]
+check s-daemon-loaded $? "state $st, root/ops $op; a new sleep: ext.enabled $oext, policy $opol (the full switch: in sched_ext, its policy untouched); $(grep 'scx:' $DL | head -n 1 | cut -c 1-160)"
+# the set the power policy settles on: 4 PUs of one package
+wait_for 60 'case "$(dstate)" in 0-3|4-7) true ;; *) false ;; esac'
+t_set=$waited
+pinlook
+sample 12
+pinlook
+al=$(dstate)
+snap /tmp/snap2
+[ "$t_set" != never ] && [ "$in_pkg" -ge 9 ]
+check t-daemon-power $? "4 loops under power: allowed $al after $t_set s; $in_pkg of 12 looks with all 4 in one package (CPUs:$looks)"
+echo "PSVM info daemon power: $(grep -c 'interval failed' $DL) failed interval(s); $(grep -m 3 'interval failed\|: allowed\|error' $DL | cut -c 1-260 | tr '\n' '|')"
+if grep -q 'psdebug' /proc/cmdline; then
+	head -c 3000 $DL
+	grep 'allowed' $DL | tail -n 5
+	echo "PSVM exit 0"
+	exit 0
+fi
+kill $dp
+wait $dp; drc=$?
+wait_for 10 '[ "$(state)" = disabled ]'
+# u: performance
+$P daemon -c /tmp/psd.conf -b scx -p performance -i 200ms -v --state-dir /tmp/psdd >>$DL 2>&1 &
+dp=$!
+wait_for 60 '[ "$(state)" = enabled ] || ! kill -0 $dp 2>/dev/null'
+wait_for 30 '[ -n "$(dstate)" ]'
+sleep 2
+pinlook
+sample 12
+pinlook
+al2=$(dstate)
+snap /tmp/snap3
+[ "$drc" = 0 ] && [ "$spread" -ge 9 ]
+check u-daemon-performance $? "4 loops under performance: allowed $al2; $spread of 12 looks with the 4 on 4 cores of both packages (CPUs:$looks); power's daemon exit $drc"
+[ "$pin_n" -ge 4 ] && [ "$pin_ok" = "$pin_n" ]
+check v-daemon-pinned-kept $? "taskset -c 5 loop: mask 5 and on CPU 5 at $pin_ok of $pin_n looks under both policies (last: mask ${pm:-?}, CPU ${pc:-?})"
+# x: kill -9: the kernel's scheduler within 2 s, the loops spread again,
+# and the next start has nothing to restore
+kill -9 $dp
+wait_for 2 '[ "$(state)" = disabled ]'
+k9=$waited
+wait $dp 2>/dev/null
+wait_for 30 'sample 1; [ "$spread" = 1 ]'
+sp9=$waited
+snap /tmp/snap4
+$P daemon -b scx -p power -i 200ms --state-dir /tmp/psdd >/tmp/psd-next.log 2>&1 &
+dp=$!
+wait_for 60 '[ "$(state)" = enabled ] || ! kill -0 $dp 2>/dev/null'
+kill $dp
+wait $dp; nrc=$?
+[ "$k9" != never ] && [ "$sp9" != never ] && [ "$nrc" = 0 ] && ! grep -q 'recovered: [1-9]' /tmp/psd-next.log
+check x-daemon-kill9 $? "kill -9: state disabled after $k9 s; the loops on 4 cores of both packages $sp9 s later (CPUs:$looks); next start: $(grep -c 'recovered: [1-9]' /tmp/psd-next.log) restore line(s), exit $nrc; $(grep 'recover' /tmp/psd-next.log | head -n 2 | tr '\n' ' ' | cut -c 1-200)"
+# w: no mask or policy changed, whoever's, at any look
+snap /tmp/snap5
+diffs="$(changed /tmp/snap0 /tmp/snap1)$(changed /tmp/snap1 /tmp/snap2)$(changed /tmp/snap1 /tmp/snap3)$(changed /tmp/snap1 /tmp/snap4)$(changed /tmp/snap1 /tmp/snap5)"
+e7="$(ext7 /tmp/snap2)$(ext7 /tmp/snap3)"
+[ -z "$diffs" ] && [ -z "$e7" ] && [ "$(wc -l </tmp/snap1)" -gt 50 ]
+check w-daemon-no-mask-changed $? "$(($(wc -l </tmp/snap1) / 2)) tasks compared at 5 looks (before, power, performance, after kill -9, after the next stop): changed: ${diffs:-none}; policy SCHED_EXT: ${e7:-none}"
+# y: an error in the scheduler: the kernel's scheduler at once, one line,
+# the fallback (affinity, the default): the set as masks, put back at stop
+PS_SCX_TEST_FAULT=5 $P daemon -c /tmp/psd.conf -b scx -p power -i 200ms --state-dir /tmp/psdf >/tmp/psd-fault.log 2>&1 &
+dp=$!
+wait_for 90 "grep -q 'falling back to the affinity backend' /tmp/psd-fault.log || ! kill -0 \$dp 2>/dev/null"
+fell=$waited
+wait_for 10 '[ "$(state)" = disabled ]'
+fst=$(state)
+fmask() { for k in $W; do awk '/Cpus_allowed_list/ { printf "%s ", $2 }' /proc/$k/status 2>/dev/null; done; }
+fal() { sed -n 's/.*"allowed":"\([^"]*\)".*/\1/p' /tmp/psdf/state.*.json 2>/dev/null | head -n 1; }
+# the affinity backend's masks on the loops: one set, narrower than 0-7
+# (the set itself may move between two reads of it)
+narrowed() { set -- $(fmask); [ $# = 4 ] && [ "$1" != 0-7 ] && [ "$1" = "$2" ] && [ "$1" = "$3" ] && [ "$1" = "$4" ]; }
+wait_for 60 narrowed
+fm=$waited; fmv=$(fmask); fa=$(fal)
+kill $dp
+wait $dp; frc=$?
+back=$(fmask)
+[ "$fell" != never ] && [ "$fst" = disabled ] && [ "$fm" != never ] && [ "$frc" = 0 ] &&
+	[ "$(grep -c 'scx: the scheduler ended on an error: kind 1025' /tmp/psd-fault.log)" = 1 ] &&
+	[ "$back" = "0-7 0-7 0-7 0-7 " ]
+check y-daemon-error-falls-back $? "fault after 5 intervals: state $fst $fell s later; $(grep 'scx: the scheduler ended' /tmp/psd-fault.log | cut -c 1-140); masks $fmv (the state file's set $fa) after $fm s; after the stop (exit $frc): $back"
+kill $sng 2>/dev/null
+wait $sng 2>/dev/null
+kill $pin 2>/dev/null
+# aa, ab: N tasks at 30% under power (stress-ng --cpu-load 30): the
+# daemon's set is the one plan picks for that load on this topology
+# (within 1 PU), the tasks run on it, and no task's mask changes
+light() { # light NAME N
+	stress-ng --cpu "$2" --cpu-load 30 --cpu-method int64 --quiet --timeout 300 &
+	lp=$!
+	wait_for 60 "[ \$(pgrep -x stress-ng-cpu | wc -l) = $2 ]"
+	W=$(workers)
+	snap /tmp/snapl0
+	$P daemon -c /tmp/psd.conf -b scx -p power -i 200ms --state-dir /tmp/psdd >>$DL 2>&1 &
+	dp=$!
+	wait_for 60 '[ "$(state)" = enabled ]'
+	wait_for 30 '[ -n "$(dstate)" ]'
+	sleep 6 # the figures settle (their half-life is 1 s)
+	pal=$($P plan -l "$2x0.3" -p power -j 2>/dev/null | grep -o '"allowed":\[[0-9,]*\]' | tail -n 1 | tr -dc '0-9,')
+	n=0 inset=0 i=0 seen=
+	while [ $i -lt 10 ]; do
+		al=$(dstate)
+		for c in $(wcpus); do
+			n=$((n + 1))
+			expand "$al" | grep -qx "$c" && inset=$((inset + 1))
+		done
+		seen="$seen $(expand "$al" | wc -l)"
+		i=$((i + 1))
+		sleep 0.3
+	done
+	snap /tmp/snapl1
+	kill $dp; wait $dp
+	kill $lp; wait $lp 2>/dev/null
+	na=$(expand "$al" | wc -l); np=$(echo "$pal" | tr , '\n' | grep -c .)
+	d=$((na - np)); [ $d -lt 0 ] && d=$((-d))
+	ch=$(changed /tmp/snapl0 /tmp/snapl1)
+	[ "$np" -gt 0 ] && [ "$d" -le 1 ] && [ "$n" -ge 10 ] && [ $((100 * inset)) -ge $((85 * n)) ] && [ -z "$ch" ]
+	check "$1" $? "$2 x 30% under power: the daemon's set $al ($na PUs; sizes over the looks:$seen), plan's for ${2}x0.3 [$pal] ($np PUs); $inset of $n looks at the tasks on the set; masks changed: ${ch:-none}"
+}
+light aa-daemon-4x30 4
+light ab-daemon-8x30 8
+# z: the daemon's own CPU with 1,000 and 10,000 idle threads (its run
+# time over 10 s of the guest's clock, from /proc/PID/schedstat)
+cost() { # cost N: $c (CPU fraction) of a scx daemon beside N idle threads
+	idle-threads "$1" >/tmp/idle.out 2>&1 &
+	ip=$!
+	wait_for 120 'grep -q ready /tmp/idle.out'
+	$P daemon -b scx -p power -i 200ms -q --state-dir /tmp/psdc >/dev/null 2>&1 &
+	cp_=$!
+	wait_for 60 '[ "$(state)" = enabled ]'
+	sleep 2
+	r0=$(cut -d' ' -f1 /proc/$cp_/schedstat); u0=$(up)
+	sleep 10
+	r1=$(cut -d' ' -f1 /proc/$cp_/schedstat); u1=$(up)
+	kill $cp_; wait $cp_
+	kill $ip; wait $ip 2>/dev/null
+	c=$(awk -v a="$r0" -v b="$r1" -v s="$u0" -v e="$u1" 'BEGIN { printf "%.5f", (b - a) / 1e9 / (e - s) }')
+}
+cost 1000; c1=$c
+cost 10000; c10=$c
+echo "PSVM info daemon -b scx, interval 200 ms: its own CPU $c1 with 1,000 idle threads, $c10 with 10,000"
+awk -v a="$c1" -v b="$c10" 'BEGIN { exit !(b <= 1.5 * a + 0.002) }'
+check z-daemon-cost $? "the daemon's CPU: $c1 at 1,000 idle threads, $c10 at 10,000 ($(awk -v a="$c1" -v b="$c10" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }') x; must be within 1.5 x, +0.002 for the clock's grain)"
 
 echo "PSVM exit 0"

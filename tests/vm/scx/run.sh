@@ -24,6 +24,7 @@ mkdir -p "$1"
 W=$(cd "$1" && pwd)
 TRY=${PS_SCX_TRY:-$top/build/scx-try}
 PS=${PS_SCX_POWERSCHED:-$top/build/powersched}
+IDLE=${PS_SCX_IDLE:-$top/build/idle-threads}
 TMO=${PS_SCX_TIMEOUT:-900}
 # PS_SCX_MODE=bench: the benchmark instead of the checks (make scx-bench)
 MODE=${PS_SCX_MODE:-}
@@ -41,6 +42,7 @@ fail() {
 }
 [ -x "$TRY" ] || fail "no loader $TRY (make scx first)"
 [ -x "$PS" ] || fail "no powersched $PS (make first)"
+[ -x "$IDLE" ] || fail "no $IDLE (make scx first)"
 for t in mmdebstrap mke2fs qemu-system-x86_64 flock sha256sum; do
 	command -v $t >/dev/null 2>&1 || fail "$t not found (apt-get install mmdebstrap e2fsprogs qemu-system-x86 util-linux coreutils)"
 done
@@ -78,10 +80,11 @@ missing=$(chroot "$W/root" /bin/sh -c 'for l in libelf.so.1 libz.so.1 libc.so.6;
 mkdir -p "$W/root/usr/local/bin" "$W/root/usr/local/lib/psvm"
 cp "$TRY" "$W/root/usr/local/bin/scx-try"
 cp "$PS" "$W/root/usr/local/bin/powersched"
+cp "$IDLE" "$W/root/usr/local/bin/idle-threads"
 missing=$(chroot "$W/root" /bin/sh -c 'ldd /usr/local/bin/powersched' 2>&1 | grep 'not found')
 [ -z "$missing" ] || fail "powersched's libraries are not all in the guest: $missing"
 cp "$here/guest.sh" "$W/root/usr/local/lib/psvm/guest.sh"
-chmod 755 "$W/root/usr/local/bin/scx-try" "$W/root/usr/local/lib/psvm/guest.sh"
+chmod 755 "$W/root/usr/local/bin/scx-try" "$W/root/usr/local/bin/idle-threads" "$W/root/usr/local/lib/psvm/guest.sh"
 rm -f "$W/root.img"
 mke2fs -q -t ext4 -d "$W/root" -F "$W/root.img" 2G || fail "mke2fs failed"
 t_img=$(date +%s)
@@ -103,7 +106,7 @@ for boot in 1 2; do
 		-smp 8,sockets=2,cores=2,threads=2 \
 		-kernel "$kernel" -initrd "$initrd" \
 		-drive file="$W/root.img",format=raw,if=virtio \
-		-append "root=/dev/vda rw console=ttyS0 quiet init=/usr/local/lib/psvm/guest.sh panic=-1${MODE:+ psmode=$MODE}" \
+		-append "root=/dev/vda rw console=ttyS0 quiet init=/usr/local/lib/psvm/guest.sh panic=-1${MODE:+ psmode=$MODE}${PS_SCX_DEBUG:+ psdebug}" \
 		-nographic -no-reboot </dev/null >"$out" 2>&1 &
 	qpid=$!
 	began=
@@ -131,11 +134,20 @@ res=$(tr -d '\r' <"$out" | grep -a 'PSVM ' | sed 's/.*PSVM /PSVM /')
 echo "$res" | sed -n 's/^PSVM /vm: /p'
 pass=$(echo "$res" | grep -c '^PSVM check .* ok')
 fail=$(echo "$res" | grep -c '^PSVM check .* FAIL')
-[ "$MODE" = bench ] ||
-for c in a-attached b-confined c-grow-along-order d-pinned-kept e-partial-switch \
-	f-unregistered g-kill9-drops h-switch-moves i-busy-error j-run-loaded k-run-placed \
-	l-run-pinned-kept m-run-partial n-run-unloaded o-error-logged p-error-falls-back \
-	q-error-fail-exit r-run-default; do
+RUNC="a-attached b-confined c-grow-along-order d-pinned-kept e-partial-switch
+	f-unregistered g-kill9-drops h-switch-moves i-busy-error j-run-loaded k-run-placed
+	l-run-pinned-kept m-run-partial n-run-unloaded o-error-logged p-error-falls-back
+	q-error-fail-exit r-run-default"
+DAEMONC="s-daemon-loaded t-daemon-power u-daemon-performance v-daemon-pinned-kept
+	w-daemon-no-mask-changed x-daemon-kill9 y-daemon-error-falls-back aa-daemon-4x30
+	ab-daemon-8x30 z-daemon-cost"
+# PS_SCX_MODE=daemon: the daemon's checks only
+case "$MODE" in
+bench) want= ;;
+daemon) want=$DAEMONC ;;
+*) want="$RUNC $DAEMONC" ;;
+esac
+for c in $want; do
 	echo "$res" | grep -q "^PSVM check $c " || { echo "vm: failed: $c: no result"; fail=$((fail + 1)); }
 done
 if ! echo "$res" | grep -q '^PSVM exit 0'; then

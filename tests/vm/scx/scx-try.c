@@ -51,7 +51,7 @@
 
 static const char *const stat_names[] = {
 	"direct", "set", "pinned", "fallback", "last", "kick", "grow", "disp_set", "disp_fallback", "bad_cpu",
-	"set_wake", "stray", "reenq",
+	"set_wake", "stray", "reenq", "out", "load_full", "move",
 };
 _Static_assert(sizeof(stat_names) / sizeof(stat_names[0]) == PS_NR_STAT, "a name for each counter");
 
@@ -349,6 +349,10 @@ int main(int argc, char **argv)
 	/* libbpf 1.1 knows no struct_ops.s/ section: init is made sleepable
 	 * here; with BPF_F_LINK the map is registered through a link, so the
 	 * kernel drops the scheduler when this process goes away */
+	/* the partial switch (ps_ops); the daemon's full switch (ps_ops_all)
+	 * is not made */
+	if (bpf_map__set_autocreate(skel->maps.ps_ops_all, false))
+		die("cannot leave out ps_ops_all");
 	if (bpf_program__set_flags(skel->progs.ps_init, BPF_F_SLEEPABLE))
 		die("cannot make init sleepable");
 	if (use_link && bpf_map__set_map_flags(skel->maps.ps_ops, BPF_F_LINK))
