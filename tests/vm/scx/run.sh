@@ -106,7 +106,7 @@ for boot in 1 2; do
 		-smp 8,sockets=2,cores=2,threads=2 \
 		-kernel "$kernel" -initrd "$initrd" \
 		-drive file="$W/root.img",format=raw,if=virtio \
-		-append "root=/dev/vda rw console=ttyS0 quiet init=/usr/local/lib/psvm/guest.sh panic=-1${MODE:+ psmode=$MODE}${PS_SCX_DEBUG:+ psdebug}" \
+		-append "root=/dev/vda rw console=ttyS0 quiet init=/usr/local/lib/psvm/guest.sh panic=-1${MODE:+ psmode=$MODE}" \
 		-nographic -no-reboot </dev/null >"$out" 2>&1 &
 	qpid=$!
 	began=
@@ -140,7 +140,7 @@ RUNC="a-attached b-confined c-grow-along-order d-pinned-kept e-partial-switch
 	q-error-fail-exit r-run-default"
 DAEMONC="s-daemon-loaded t-daemon-power u-daemon-performance v-daemon-pinned-kept
 	w-daemon-no-mask-changed x-daemon-kill9 y-daemon-error-falls-back aa-daemon-4x30
-	ab-daemon-8x30 z-daemon-cost"
+	z-daemon-cost"
 # PS_SCX_MODE=daemon: the daemon's checks only
 case "$MODE" in
 bench) want= ;;
