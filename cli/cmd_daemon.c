@@ -117,7 +117,7 @@ int ps_cmd_daemon(int argc, char **argv)
 	struct ps_live *l = NULL;
 	sigset_t set, old;
 	siginfo_t si;
-	int r, cur = 0, sig, stop = 0;
+	int r, cur = 0, sig, stop = 0, scx;
 	double next;
 
 	r = ps_cli_live_parse_opts(argc, argv, &o, "daemon", usage_daemon);
@@ -180,10 +180,17 @@ int ps_cmd_daemon(int argc, char **argv)
 				next = ps_cli_live_now() + cfg.interval_s;
 		}
 	}
+	{
+		struct ps_live_summary su;
+
+		ps_live_summary(l, &su);
+		scx = su.backend && !strncmp(su.backend, "scx", 3);
+	}
 	ps_live_close(l);
 	if (stop == 2)
 		return PS_EXIT_FAIL;
 	ps_cli_live_log(&o.quiet, cfg.dry_run ? "daemon stopped (a dry run: no mask was changed)" :
-		 "daemon stopped, every mask put back");
+			scx ? "daemon stopped, the scheduler unloaded" :
+			"daemon stopped, every mask put back");
 	return PS_EXIT_OK;
 }
