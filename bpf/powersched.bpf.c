@@ -403,13 +403,33 @@ static __always_inline struct ps_task *task_of(struct task_struct *p)
  * ends with bpf_iter_num_destroy before its function returns. */
 
 /* the first CPU of order[] that is allowed, in p's mask and idle (its idle
- * bit taken), or -1; *first: the first allowed CPU in p's mask, or -1 */
+ * bit taken), or -1; *first: the first allowed CPU in p's mask, or -1.
+ * Performance (spread) looks first for a CPU whose whole core is idle:
+ * idle cores first, then idle siblings */
 static __always_inline s32 idle_in_set(const struct ps_scx_cfg *c, struct task_struct *p, s32 *first)
 {
 	struct bpf_iter_num it;
 	s32 found = -1, f = -1;
 	int *v;
 
+	if (c->spread) {
+		const struct cpumask *smt = scx_bpf_get_idle_smtmask();
+
+		bpf_iter_num_new(&it, 0, order_len(c));
+		while ((v = bpf_iter_num_next(&it))) {
+			s32 cpu = order_cpu(c, *v);
+
+			if (cpu < 0 || !is_allowed(c, cpu) || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr) ||
+			    !bpf_cpumask_test_cpu(cpu, smt))
+				continue;
+			if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
+				found = cpu;
+				break;
+			}
+		}
+		bpf_iter_num_destroy(&it);
+		scx_bpf_put_idle_cpumask(smt);
+	}
 	bpf_iter_num_new(&it, 0, order_len(c));
 	while ((v = bpf_iter_num_next(&it))) {
 		s32 cpu = order_cpu(c, *v);
@@ -418,6 +438,8 @@ static __always_inline s32 idle_in_set(const struct ps_scx_cfg *c, struct task_s
 			continue;
 		if (f < 0)
 			f = cpu;
+		if (found >= 0)
+			break;
 		if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 			found = cpu;
 			break;

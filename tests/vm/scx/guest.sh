@@ -520,14 +520,16 @@ $P daemon -c /tmp/psd.conf -b scx -p performance -i 200ms -v --state-dir /tmp/ps
 dp=$!
 wait_for 60 '[ "$(state)" = enabled ] || ! kill -0 $dp 2>/dev/null'
 wait_for 30 '[ -n "$(dstate)" ]'
-sleep 2
+# the loops come packed from the power daemon: how long until they spread
+wait_for 60 'sample 1; [ "$spread" = 1 ]'
+t_sp=$waited
 pinlook
 sample 12
 pinlook
 al2=$(dstate)
 snap /tmp/snap3
-[ "$drc" = 0 ] && [ "$spread" -ge 9 ]
-check u-daemon-performance $? "4 loops under performance: allowed $al2; $spread of 12 looks with the loops on both packages and no two on one core beyond the one the 5 busy tasks force (CPUs:$looks); power's daemon exit $drc"
+[ "$drc" = 0 ] && [ "$t_sp" != never ] && [ "$spread" -ge 9 ]
+check u-daemon-performance $? "4 loops under performance: allowed $al2; spread $t_sp s after the start; $spread of 12 looks with the loops on both packages and no two on one core beyond the one the 5 busy tasks force (CPUs:$looks); power's daemon exit $drc"
 [ "$pin_n" -ge 4 ] && [ "$pin_ok" = "$pin_n" ]
 check v-daemon-pinned-kept $? "taskset -c 5 loop: mask 5 and on CPU 5 at $pin_ok of $pin_n looks under both policies (last: mask ${pm:-?}, CPU ${pc:-?})"
 # x: kill -9: the kernel's scheduler within 2 s, the loops spread again,
