@@ -528,7 +528,11 @@ sample 12
 pinlook
 al2=$(dstate)
 snap /tmp/snap3
-[ "$drc" = 0 ] && [ "$t_sp" != never ] && [ "$spread" -ge 9 ]
+# half the looks or more: each look forks 6 processes out of the scope
+# (cat, awk), which take CPUs from the loops for a moment under TCG; 7 to
+# 12 of 12 were measured, 3 and 4 before the scheduler moved tasks at the
+# end of their slices
+[ "$drc" = 0 ] && [ "$t_sp" != never ] && [ "$spread" -ge 6 ]
 check u-daemon-performance $? "4 loops under performance: allowed $al2; spread $t_sp s after the start; $spread of 12 looks with the loops on both packages and no two on one core beyond the one the 5 busy tasks force (CPUs:$looks); power's daemon exit $drc"
 [ "$pin_n" -ge 4 ] && [ "$pin_ok" = "$pin_n" ]
 check v-daemon-pinned-kept $? "taskset -c 5 loop: mask 5 and on CPU 5 at $pin_ok of $pin_n looks under both policies (last: mask ${pm:-?}, CPU ${pc:-?})"
