@@ -91,7 +91,6 @@ struct ps_live_scx {
 	struct ps_scx_scope scope; /* the scope published last */
 	struct ps_scx_load *ld;    /* scan: the entries taken from ps_load */
 	__u32 *keys;
-	int ld_cap;
 	long long grown_n; /* intervals in which the scheduler grew the set */
 	int fault_after;   /* test only: intervals before ps_fault is set */
 	int applied;       /* intervals applied */
