@@ -5,6 +5,7 @@
 #   make scx      -> $(B)/bpf/powersched.bpf.o, $(B)/bpf/powersched.skel.h,
 #                    $(B)/scx-try
 #   make scx-vm   -> tests/vm/scx/run.sh $(B)/vm-scx (QEMU, a sid guest)
+#   make scx-rtapp -> the rt-app files under scx against the sim (a table)
 #   make scx-deps -> fetch vmlinux.h again (when sid's kernel changed)
 
 B ?= build
@@ -20,7 +21,7 @@ SCX_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(B)/bpf -Ibpf
 # semantics wherever it goes; libelf and zlib stay shared
 SCX_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
 
-.PHONY: scx scx-vm scx-bench scx-deps scx-clean
+.PHONY: scx scx-vm scx-rtapp scx-bench scx-deps scx-clean
 scx: $(B)/scx-try $(B)/idle-threads
 
 # the guest's many idle threads (the daemon's cost, tests/vm/scx)
@@ -46,9 +47,16 @@ $(B)/bpf/powersched.skel.h: $(B)/bpf/powersched.bpf.o
 $(B)/scx-try: tests/vm/scx/scx-try.c $(B)/bpf/powersched.skel.h bpf/powersched_scx.h bpf/powersched_scx_user.h
 	$(SCX_CC) $(SCX_CFLAGS) -o $@ $< $(SCX_LIBS)
 
+SCX_VM_ENV = PS_SCX_IDLE=$(CURDIR)/$(B)/idle-threads PS_SCX_TRY=$(CURDIR)/$(B)/scx-try \
+	PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched
 scx-vm: $(B)/scx-try $(B)/idle-threads $(B)/powersched
-	PS_SCX_IDLE=$(CURDIR)/$(B)/idle-threads PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
-		sh tests/vm/scx/run.sh $(B)/vm-scx
+	$(SCX_VM_ENV) sh tests/vm/scx/run.sh $(B)/vm-scx
+
+# the EAS-style rt-app files under the scx and affinity backends against
+# the sim, one boot of about 11 minutes: run by name, like the 6.1 guest's
+# rtapp scenario (a table, docs/testing.md; not in make check)
+scx-rtapp: $(B)/scx-try $(B)/idle-threads $(B)/powersched
+	$(SCX_VM_ENV) PS_SCX_MODE=rtapp PS_SCX_TIMEOUT=1200 sh tests/vm/scx/run.sh $(B)/vm-scx-rtapp
 
 # hackbench under the kernel's scheduler and under run -b scx, one boot
 # (figures, not a test: docs/speed.md)

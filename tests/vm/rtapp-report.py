@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Kernel against simulator for the rtapp scenario.
 
-usage: rtapp-report.py POWERSCHED GUEST-OUTPUT
+usage: rtapp-report.py POWERSCHED GUEST-OUTPUT [TOPOLOGY [--slack-info]]
 
 For every "PSVM rtapp NAME MODE ..." line of the guest, runs powersched sim
-of the same file and policy (kernel: the kernel model alone) on the seeds'
-machine for the span the guest sampled, and prints per file and policy:
+of the same file and policy (kernel: the kernel model alone) on the guest's
+topology (TOPOLOGY, a sim -t spec; by default the seeds' machine, "pack:2
+core:8 pu:2", the 6.1 guest's) for the span the guest sampled, and prints
+per file and policy (MODE is a policy, or BACKEND:POLICY, e.g. scx:power,
+for the sched_ext guest's rows: sim runs the policy):
 active packages and cores, migrations per second and the share of timer
 activations with negative slack, kernel and sim and their difference.
 Active packages and cores are estimated the same way on both sides: per
@@ -19,7 +22,11 @@ runs rt-app's calibrated loops slower when several vCPUs are busy, and the
 column "kernel run time / asked" shows by how much.
 Tolerances: active packages within 0.25 (the means of a count: "equal"),
 active cores within 15% (at least 0.05), negative-slack share within 5
-points. Exit 1 when a line is beyond one, naming which.
+points. Exit 1 when a line is beyond one, naming which. --slack-info: the
+negative-slack share is shown, not checked (the sched_ext guest runs its 8
+vCPUs on one host thread, single-threaded TCG, where an 80% task's
+calibrated loops take 1.5 to 3 times the file's run time and miss their
+periods under any placement).
 """
 import json
 import os
@@ -27,10 +34,15 @@ import re
 import subprocess
 import sys
 
-PS, OUT = sys.argv[1], sys.argv[2]
+args = sys.argv[1:]
+SLACK_CHECKED = "--slack-info" not in args
+args = [a for a in args if a != "--slack-info"]
+if len(args) not in (2, 3):
+    sys.exit("usage: rtapp-report.py POWERSCHED GUEST-OUTPUT [TOPOLOGY [--slack-info]]")
+PS, OUT = args[0], args[1]
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.normpath(os.path.join(here, "..", ".."))
-TOPO, MODEL = "pack:2 core:8 pu:2", "xeon-e5-2680-2s"
+TOPO, MODEL = (args[2] if len(args) == 3 else "pack:2 core:8 pu:2"), "xeon-e5-2680-2s"
 
 
 def path_of(name):
@@ -76,7 +88,7 @@ for line in open(OUT, errors="replace"):
         fails.append("%s %s: rt-app exited %d in the guest" % (name, mode, rc))
     dur = "%dms" % max(100, round(1000 * k["secs"]))
     r = subprocess.run([PS, "sim", "-t", TOPO, "-m", MODEL, "-w", "rtapp:" + path_of(name),
-                        "-p", mode, "-d", dur, "--json"], capture_output=True, text=True)
+                        "-p", mode.split(":")[-1], "-d", dur, "--json"], capture_output=True, text=True)
     if r.returncode:
         fails.append("%s %s: sim failed: %s" % (name, mode, r.stderr.strip()))
         continue
@@ -97,7 +109,7 @@ for line in open(OUT, errors="replace"):
         bad.append("packages")
     if abs(k["cores"] - s["cores"]) > max(0.05, 0.15 * max(k["cores"], s["cores"])):
         bad.append("cores")
-    if abs(k["neg"] - s["neg"]) > 5:
+    if SLACK_CHECKED and abs(k["neg"] - s["neg"]) > 5:
         bad.append("neg-slack")
     rows.append((name, mode, k, s, bad))
     if bad:
@@ -116,5 +128,7 @@ for name, mode, k, s, bad in rows:
               s["neg"], k["neg"] - s["neg"], "FAIL: " + ", ".join(bad) if bad else "ok"))
 for f in fails:
     print("rtapp-report: failed: " + f)
+if not SLACK_CHECKED:
+    print("rtapp-report: the negative-slack share is shown, not checked (--slack-info)")
 print("rtapp-report: %d lines, %d beyond tolerance or failed" % (len(rows), len(fails)))
 sys.exit(1 if fails or not rows else 0)

@@ -125,6 +125,50 @@ if grep -q 'psmode=bench' /proc/cmdline; then
 	exit 0
 fi
 
+# --- the EAS-style rt-app files (psmode=rtapp: the second boot of make
+# scx-vm): each file under run -b scx, power and performance, and under the
+# affinity backend, power (the mask backends' performance leaves every CPU
+# allowed: the 6.1 guest's rtapp scenario has it beside the kernel's),
+# measured as tests/vm/scenarios/rtapp.sh measures them in
+# the 6.1 guest (probe activity: each thread's run time put on the CPU it
+# ran on; rt-app's logs for the activations and the work asked). The host
+# compares every line with powersched sim of the same file, policy and this
+# guest's topology (tests/vm/rtapp-report.py).
+if grep -q 'psmode=rtapp' /proc/cmdline; then
+	R=/usr/local/lib/psvm/rtapp
+	for f in $R/one-small.json $R/three-small.json $R/two-big.json \
+		$R/two-big-three-small.json $R/ramp-up.json $R/ramp-down.json \
+		$R/alternate.json $R/mp3-short.json; do
+		name=$(basename "$f" .json)
+		for mode in scx:power scx:performance affinity:power; do
+			d=/tmp/rt-$name
+			rm -rf "$d"; mkdir -p "$d"
+			cd "$d" || continue
+			probe activity rt-app 50 >"$d/act" &
+			pr=$!
+			t0=$(up)
+			# scx's fallback "fail": a scheduler that did not load or
+			# ended is a failed line, not a row of the affinity backend's
+			fb=; [ "${mode%:*}" = scx ] && fb="--scx-fallback fail"
+			# shellcheck disable=SC2086
+			powersched run -q -b "${mode%:*}" $fb -p "${mode#*:}" -m xeon-e5-2680-2s \
+				--state-dir /tmp/prt -- rt-app "$f" >"$d/out" 2>&1
+			rc=$?
+			wait $pr
+			neg=$(cat "$d"/*.log 2>/dev/null | awk '!/^#/ && $10 > 0 { n++; if ($8 < 0) k++ }
+				END { printf "%d %d", n, k }')
+			asked=$(cat "$d"/*.log 2>/dev/null | awk '!/^#/ { s += $9 } END { printf "%d", s }')
+			# SCHED_EXT (policy 7) was rt-app's under scx and nobody's after
+			ext=$(for p in /proc/[0-9]*; do awk '$1 == "policy" && $3 == 7 { print "x" }' "$p/sched" 2>/dev/null; done | wc -l)
+			echo "PSVM rtapp $name $mode rc=$rc $(cat "$d/act") act=${neg% *} neg=${neg#* } asked_us=$asked wall=$(since "$t0") ext_after=$ext state=$(state)"
+			[ $rc = 0 ] || echo "PSVM rtapp $name $mode: run said: $(tail -n 3 "$d/out" | tr '\n' ' ')"
+			cd /
+		done
+	done
+	echo "PSVM exit 0"
+	exit 0
+fi
+
 # psmode=daemon (make scx-vm PS_SCX_MODE=daemon): the daemon's checks only
 if ! grep -q 'psmode=daemon' /proc/cmdline; then
 # --- run 1 (a, b, e, f): 2 loops, allowed 0-1, the power order ----------

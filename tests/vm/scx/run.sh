@@ -26,7 +26,9 @@ TRY=${PS_SCX_TRY:-$top/build/scx-try}
 PS=${PS_SCX_POWERSCHED:-$top/build/powersched}
 IDLE=${PS_SCX_IDLE:-$top/build/idle-threads}
 TMO=${PS_SCX_TIMEOUT:-900}
-# PS_SCX_MODE=bench: the benchmark instead of the checks (make scx-bench)
+# PS_SCX_MODE=bench: the benchmark instead of the checks (make scx-bench);
+# rtapp: the EAS-style rt-app files under the scx and affinity backends,
+# compared with the simulator (the second boot of make scx-vm)
 MODE=${PS_SCX_MODE:-}
 # TCG threading: "single" by default. With thread=multi, enabling the
 # scheduler (static keys patched with int3, text_poke_bp) oopsed the guest
@@ -52,8 +54,10 @@ done
 # libbpf is linked in statically), util-linux for taskset, rt-tests for
 # the benchmark's hackbench
 # and powersched's (sid's names: libhwloc15, libjson-c5, libsystemd0,
-# libcairo2)
+# libcairo2); rt-app for the EAS-style files in the rtapp boot only (make
+# scx-rtapp gives it an OUTDIR of its own, so each root stays cached)
 PKGS=linux-image-cloud-amd64,initramfs-tools,procps,kmod,mount,util-linux,stress-ng,rt-tests,libelf1t64,zlib1g,libhwloc15,libjson-c5,libsystemd0,libcairo2
+[ "$MODE" = rtapp ] && PKGS=$PKGS,rt-app
 MIRROR_ARG=
 [ -n "${PS_DEBIAN_MIRROR:-}" ] && MIRROR_ARG=$PS_DEBIAN_MIRROR
 KEY=$(printf '%s\n' "mmdebstrap --variant=minbase --aptopt=Acquire::Check-Valid-Until false --include=$PKGS sid $MIRROR_ARG" | sha256sum | cut -c 1-16)
@@ -84,6 +88,17 @@ cp "$IDLE" "$W/root/usr/local/bin/idle-threads"
 missing=$(chroot "$W/root" /bin/sh -c 'ldd /usr/local/bin/powersched' 2>&1 | grep 'not found')
 [ -z "$missing" ] || fail "powersched's libraries are not all in the guest: $missing"
 cp "$here/guest.sh" "$W/root/usr/local/lib/psvm/guest.sh"
+# the rtapp boot: the measuring tool of the 6.1 guest (tests/vm/probe.c,
+# built here against the host's libc, which sid's is newer than) and the
+# files: the EAS-style profiles and rt-app's own mp3-short
+if [ "$MODE" = rtapp ]; then
+	cc -O2 -o "$W/probe" "$top/tests/vm/probe.c" || fail "tests/vm/probe.c did not build"
+	cp "$W/probe" "$W/root/usr/local/bin/probe"
+	mkdir -p "$W/root/usr/local/lib/psvm/rtapp"
+	cp "$top"/examples/rtapp/*.json "$W/root/usr/local/lib/psvm/rtapp/"
+	cp /usr/share/doc/rt-app/examples/mp3-short.json "$W/root/usr/local/lib/psvm/rtapp/" ||
+		fail "no /usr/share/doc/rt-app/examples/mp3-short.json (apt-get install rt-app)"
+fi
 chmod 755 "$W/root/usr/local/bin/scx-try" "$W/root/usr/local/bin/idle-threads" "$W/root/usr/local/lib/psvm/guest.sh"
 rm -f "$W/root.img"
 mke2fs -q -t ext4 -d "$W/root" -F "$W/root.img" 2G || fail "mke2fs failed"
@@ -143,7 +158,7 @@ DAEMONC="s-daemon-loaded t-daemon-power u-daemon-performance v-daemon-pinned-kep
 	z-daemon-cost"
 # PS_SCX_MODE=daemon: the daemon's checks only
 case "$MODE" in
-bench) want= ;;
+bench | rtapp) want= ;;
 daemon) want=$DAEMONC ;;
 *) want="$RUNC $DAEMONC" ;;
 esac
@@ -154,6 +169,22 @@ if ! echo "$res" | grep -q '^PSVM exit 0'; then
 	echo "vm: scx: the guest did not finish; the console's tail:"
 	tr -d '\r' <"$out" | tail -n 30 | sed 's/^/vm: console: /'
 	fail=$((fail + 1))
+fi
+# the rtapp boot: every line against powersched sim of the same file and
+# policy on this guest's topology, within the tolerances of the 6.1 guest's
+# rtapp scenario (tests/vm/rtapp-report.py)
+if [ "$MODE" = rtapp ]; then
+	echo "$res" | grep '^PSVM rtapp ' >"$W/rtapp.out"
+	if python3 "$top/tests/vm/rtapp-report.py" "$PS" "$W/rtapp.out" "pack:2 core:2 pu:2" --slack-info >"$W/rtapp.report"; then
+		pass=$((pass + 1))
+		r=ok
+	else
+		fail=$((fail + 1))
+		r=FAIL
+	fi
+	sed 's/^/vm: /' "$W/rtapp.report"
+	echo "vm: check rtapp-scx-vs-sim $r (the table above; $W/rtapp.report)"
+	[ $r = ok ] || echo "vm: failed: rtapp-scx-vs-sim"
 fi
 echo "$res" | grep '^PSVM check .* FAIL' | sed 's/^PSVM check /vm: failed: /'
 echo "vm: scx: root file system $((t_fs - t_start)) s ($fs_how), image $((t_img - t_fs)) s, waiting for the QEMU lock $((t_lock - t_img)) s, boots and checks $((t_end - t_lock)) s ($boots) total $((t_end - t_start)) s"
