@@ -480,13 +480,31 @@ fi
 # scans the rule did not owe to the machine (nor to the start: the first
 # two intervals) stay at most half of the intervals left, and that a quiet
 # interval was seen whenever eight or more were left. What is owed is
-# bounded by what the machine did: "saturated" needs the machine half busy
-# or more (/proc/stat), "birth" no more intervals than tasks created
+# bounded by what the machine did: "saturated" (the set's CPUs over 80%
+# busy in that interval) needs the machine half busy or more, or no more
+# such intervals than the set's CPUs' busy time over the window explains
+# (/proc/stat per CPU: one busy process of another's on a 1-CPU set, the
+# machine 43% busy, made 3 of 13), "birth" no more intervals than tasks created
 # (/proc/loadavg's last PID). With neither it is the plain rule: at most
 # half scanned.
 jn() { echo "$1" | grep -o "\"$2\":[0-9.]*" | head -n 1 | cut -d: -f2; }
 # busy_now: "BUSY TOTAL" jiffies of the machine (/proc/stat's cpu line)
 busy_now() { awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
+# busy_cpus: "CPU BUSY TOTAL" jiffies per CPU, one CPU a line
+busy_cpus() { awk '/^cpu[0-9]/ { t = 0; for (i = 2; i <= NF; i++) t += $i; print substr($1, 4), t - $5 - $6, t }' /proc/stat; }
+# set_busy C0 C1 LIST: percent busy of the CPUs in LIST ("0-1,3") between
+# two busy_cpus snapshots
+set_busy() {
+	printf '%s\n--\n%s\n' "$1" "$2" | awk -v l="$3" '
+		BEGIN { n = split(l, r, ","); for (i = 1; i <= n; i++) {
+			m = split(r[i], ab, "-"); if (ab[1] !~ /^[0-9]+$/ || (m == 2 && ab[2] !~ /^[0-9]+$/)) continue
+			for (c = ab[1] + 0; c <= (m == 2 ? ab[2] : ab[1]) + 0; c++) in_[c] = 1 } }
+		$1 == "--" { second = 1; next }
+		!($1 in in_) { next }
+		!second { b[$1] = $2; t[$1] = $3; next }
+		{ db += $2 - b[$1]; dt += $3 - t[$1] }
+		END { print (dt > 0 ? int(100 * db / dt) : 0) }'
+}
 quiet_try() {
 	rm -rf "$tmp/sdq" "$tmp/go" "$tmp/start" "$tmp/q2"
 	mkfifo "$tmp/go"
@@ -494,6 +512,7 @@ quiet_try() {
 	# FIFO never blocks, and a write to it never does
 	exec 3<>"$tmp/go"
 	b0=$(busy_now)
+	c0=$(busy_cpus)
 	p0=$(cut -d' ' -f5 /proc/loadavg)
 	# the command waits on the FIFO (a builtin read: no task born) and
 	# spins on builtins once a line comes
@@ -546,6 +565,7 @@ PY
 	while :; do
 		q1=$(cat "$tmp"/sdq/state.*.json 2>/dev/null)
 		b1=$(busy_now)
+		c1=$(busy_cpus)
 		p1=$(cut -d' ' -f5 /proc/loadavg)
 		[ "$(jn "$q1" intervals)" -ge 12 ] 2>/dev/null && break
 		k=$((k + 1)); [ $k -ge 60 ] && break
@@ -570,6 +590,9 @@ PY
 	nq=$(grep -c "quiet (busy" "$tmp/q.log")
 	# the machine's busy share before the spin, in percent
 	mbusy=$(echo "$b0 $b1" | awk '{ d = $4 - $2; print (d > 0 ? int(100 * ($3 - $1) / d) : 0) }')
+	# the set's CPUs' busy share over the same window (the set at its end)
+	al1=$(echo "$q1" | sed -n 's/.*"allowed":"\([^"]*\)".*/\1/p')
+	sbusy=$(set_busy "$c0" "$c1" "${al1:-none}")
 }
 # quiet_ok: 0 when the try kept the rule (see above)
 quiet_ok() {
@@ -577,7 +600,10 @@ quiet_ok() {
 	# scans owed to the machine, each bounded by what the machine did: the
 	# set saturated (the machine half busy or more) or a task born (no
 	# more such scans than tasks created)
-	[ "$sat1" -eq 0 ] || [ "$mbusy" -ge 50 ] || return 1
+	# (a saturated interval had the set over 80% busy: 80 x sat1 <= the
+	# set's busy percent x intervals, half an interval given for the
+	# ticks /proc/stat samples by)
+	[ "$sat1" -eq 0 ] || [ "$mbusy" -ge 50 ] || [ $((80 * sat1)) -le $((sbusy * iv1 + 40)) ] || return 1
 	[ "$born1" -le "$npid" ] || return 1
 	owed=$((sat1 + born1))
 	u=$((iv1 - owed))
@@ -602,7 +628,7 @@ quiet_suite() {
 	# 12 or more intervals before the spin: scans when the set changed, a task was born
 	# or every 16th; most were quiet
 	[ $try -lt 3 ] && ok ||
-		bad "quiet ($1: $src): ${sc1:-?} of ${iv1:-?} intervals read the load over a sleep (${sat1:-?} of them as the set was saturated, the machine ${mbusy:-?}% busy; ${born1:-?} at a birth, ${npid:-?} tasks created), $nq logged quiet (want at most half of the others, 3 quiet when 8 or more were left), three tries; $(grep 'intervals:' "$tmp/q.log")"
+		bad "quiet ($1: $src): ${sc1:-?} of ${iv1:-?} intervals read the load over a sleep (${sat1:-?} of them as the set was saturated, the machine ${mbusy:-?}% busy, the set ${al1:-?} ${sbusy:-?}%; ${born1:-?} at a birth, ${npid:-?} tasks created), $nq logged quiet (want at most half of the others, 3 quiet when 8 or more were left), three tries; $(grep 'intervals:' "$tmp/q.log")"
 	[ $try -lt 3 ] && [ "$u" -lt 8 ] &&
 		echo "live cli: quiet ($1): the machine's own doings made $owed of $iv1 intervals read ($sat1 with the set saturated, the machine ${mbusy}% busy; $born1 at a birth, $npid tasks created), as the rule says: the quiet intervals themselves were not exercised"
 	awk -v a="${d1:-9}" -v b="${d2:-0}" -v s1="${sc1:-0}" -v s2="${sc2:-0}" 'BEGIN { exit !(a < 0.5 && b >= 0.8 && s2 > s1) }' && ok ||
