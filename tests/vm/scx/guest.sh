@@ -125,8 +125,8 @@ if grep -q 'psmode=bench' /proc/cmdline; then
 	exit 0
 fi
 
-# --- the EAS-style rt-app files (psmode=rtapp: the second boot of make
-# scx-vm): each file under run -b scx, power and performance, and under the
+# --- the EAS-style rt-app files (psmode=rtapp: make scx-rtapp, a boot of
+# its own): each file under run -b scx, power and performance, and under the
 # affinity backend, power (the mask backends' performance leaves every CPU
 # allowed: the 6.1 guest's rtapp scenario has it beside the kernel's),
 # measured as tests/vm/scenarios/rtapp.sh measures them in
@@ -158,7 +158,8 @@ if grep -q 'psmode=rtapp' /proc/cmdline; then
 			neg=$(cat "$d"/*.log 2>/dev/null | awk '!/^#/ && $10 > 0 { n++; if ($8 < 0) k++ }
 				END { printf "%d %d", n, k }')
 			asked=$(cat "$d"/*.log 2>/dev/null | awk '!/^#/ { s += $9 } END { printf "%d", s }')
-			# SCHED_EXT (policy 7) was rt-app's under scx and nobody's after
+			# tasks left with SCHED_EXT (policy 7) after the run: none may be
+			# (the report fails a line with ext_after above 0)
 			ext=$(for p in /proc/[0-9]*; do awk '$1 == "policy" && $3 == 7 { print "x" }' "$p/sched" 2>/dev/null; done | wc -l)
 			echo "PSVM rtapp $name $mode rc=$rc $(cat "$d/act") act=${neg% *} neg=${neg#* } asked_us=$asked wall=$(since "$t0") ext_after=$ext state=$(state)"
 			[ $rc = 0 ] || echo "PSVM rtapp $name $mode: run said: $(tail -n 3 "$d/out" | tr '\n' ' ')"

@@ -28,7 +28,7 @@ IDLE=${PS_SCX_IDLE:-$top/build/idle-threads}
 TMO=${PS_SCX_TIMEOUT:-900}
 # PS_SCX_MODE=bench: the benchmark instead of the checks (make scx-bench);
 # rtapp: the EAS-style rt-app files under the scx and affinity backends,
-# compared with the simulator (the second boot of make scx-vm)
+# compared with the simulator (make scx-rtapp)
 MODE=${PS_SCX_MODE:-}
 # TCG threading: "single" by default. With thread=multi, enabling the
 # scheduler (static keys patched with int3, text_poke_bp) oopsed the guest
