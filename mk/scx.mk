@@ -60,9 +60,8 @@ scx-rtapp: $(B)/scx-try $(B)/idle-threads $(B)/powersched
 
 # hackbench under the kernel's scheduler and under run -b scx, one boot
 # (figures, not a test: docs/speed.md)
-scx-bench: $(B)/scx-try $(B)/powersched
-	PS_SCX_MODE=bench PS_SCX_TRY=$(CURDIR)/$(B)/scx-try PS_SCX_POWERSCHED=$(CURDIR)/$(B)/powersched \
-		sh tests/vm/scx/run.sh $(B)/vm-scx
+scx-bench: $(B)/scx-try $(B)/idle-threads $(B)/powersched
+	$(SCX_VM_ENV) PS_SCX_MODE=bench sh tests/vm/scx/run.sh $(B)/vm-scx
 
 scx-clean:
 	rm -rf $(B)/bpf $(B)/scx-try $(B)/idle-threads
